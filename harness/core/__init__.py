@@ -1,0 +1,1 @@
+"""The harness's lowest layer: errors and the result model; imports nothing above it."""

@@ -1,0 +1,239 @@
+"""Indexed merkle tree of addresses (height 26) and its non-inclusion proofs.
+
+Elements form a linked list sorted by value inside an append-position merkle tree;
+a value is absent when some element's range (value, next_value) strictly contains
+it. New addresses are proven absent this way before they are created.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .hashing import HIGHEST_ADDRESS_PLUS_ONE, poseidon
+from .merkle import HEIGHT, ROOT_HISTORY, SparseMerkleTree, fold_path
+
+__all__ = [
+    "AddressElement",
+    "AddressExistsError",
+    "AddressTree",
+    "NonInclusionProof",
+    "element_leaf",
+    "verify_non_inclusion",
+]
+
+_VALUE_BOUND = 2**248
+
+
+class AddressExistsError(ValueError):
+    """The address is in the tree already: it cannot be inserted or proven absent."""
+
+
+class AddressElement(NamedTuple):
+    value: int
+    next_index: int
+    next_value: int
+
+
+@dataclass(frozen=True)
+class NonInclusionProof:
+    """Everything needed to check that ``value`` is absent from the tree at ``root``."""
+
+    value: int
+    low_value: int
+    low_next_index: int
+    low_next_value: int
+    low_leaf_index: int
+    path: tuple[bytes, ...]
+    root: bytes
+    root_seq: int
+
+    @property
+    def root_index(self) -> int:
+        return self.root_seq % ROOT_HISTORY
+
+
+def element_leaf(value: int, next_index: int, next_value: int) -> bytes:
+    """Leaf of an element: Poseidon(value, next_index, next_value), all 32-byte BE."""
+    return poseidon(
+        value.to_bytes(32, "big"),
+        next_index.to_bytes(32, "big"),
+        next_value.to_bytes(32, "big"),
+    )
+
+
+def _check_value(value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"address value must be an integer, got {value!r}")
+    if not 0 < value < _VALUE_BOUND:
+        raise ValueError(f"address value must be in (0, 2^248), got {value}")
+
+
+class AddressTree(SparseMerkleTree):
+    """Indexed merkle tree starting with the sentinels 0 and HIGHEST_ADDRESS_PLUS_ONE.
+
+    A fresh tree is built by the ledger's own three operations (append the zero
+    element, then insert the highest element), so it starts at seq 3 with the known
+    root.
+    """
+
+    def __init__(self, *, height: int = HEIGHT) -> None:
+        super().__init__(height=height)
+        self._values: list[int] = []
+        self._next_indices: list[int] = []
+        self._next_values: list[int] = []
+        self._sorted: list[int] = []
+        self._index_of: dict[int, int] = {}
+        self._append_element(0, 0, 0)
+        self._sorted.append(0)
+        self._index_of[0] = 0
+        self._insert_checked(HIGHEST_ADDRESS_PLUS_ONE)
+
+    # ----------------------------------------------------------------- reading
+
+    def contains(self, value: int) -> bool:
+        return value in self._index_of
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._index_of
+
+    def element(self, index: int) -> AddressElement:
+        self._check_index(index)
+        return AddressElement(self._values[index], self._next_indices[index], self._next_values[index])
+
+    def non_inclusion_proof(self, value: int) -> NonInclusionProof:
+        """Proof that ``value`` is absent; AddressExistsError if it is present."""
+        _check_value(value)
+        pos = self._position(value)
+        low = self._index_of[self._sorted[pos - 1]]
+        return NonInclusionProof(
+            value=value,
+            low_value=self._values[low],
+            low_next_index=self._next_indices[low],
+            low_next_value=self._next_values[low],
+            low_leaf_index=low,
+            path=tuple(self.proof(low)),
+            root=self.root,
+            root_seq=self.seq,
+        )
+
+    # ----------------------------------------------------------------- writing
+
+    def insert(self, value: int) -> int:
+        """Insert an address value (two tree operations); returns its element index."""
+        _check_value(value)
+        return self._insert_checked(value)
+
+    def insert_many(self, values: Iterable[int]) -> list[int]:
+        """Insert many values at once; returns their element indices in the given order.
+
+        The final elements, root and seq are those of inserting the values one by one
+        in the given order: value j lands at index ``next_index + j`` and the list stays
+        sorted, so every element's final (next_index, next_value) is just its sorted
+        successor. Only the final root is recorded in the root history. Nothing changes
+        if any value is rejected.
+        """
+        batch = list(values)
+        for value in batch:
+            _check_value(value)
+        seen: set[int] = set()
+        for value in batch:
+            if value in seen or value in self._index_of:
+                raise AddressExistsError(f"address value {value} is already in the tree")
+            seen.add(value)
+        self._check_room(len(batch))
+        if not batch:
+            return []
+        start = self.next_index
+        new_index = {v: start + j for j, v in enumerate(batch)}
+        next_idx: dict[int, int] = {}
+        next_val: dict[int, int] = {}
+        ordered = sorted(batch)
+        old = self._sorted
+        j = 0
+        while j < len(ordered):
+            # A run of new values that all fall between the same two existing elements.
+            pos = bisect_left(old, ordered[j])
+            successor = old[pos]
+            k = j
+            while k + 1 < len(ordered) and ordered[k + 1] < successor:
+                k += 1
+            pred = self._index_of[old[pos - 1]]
+            for v in ordered[j : k + 1]:
+                next_idx[pred], next_val[pred] = new_index[v], v
+                pred = new_index[v]
+            next_idx[pred], next_val[pred] = self._index_of[successor], successor
+            j = k + 1
+        updates: dict[int, bytes] = {}
+        for index in sorted(i for i in next_idx if i < start):
+            self._next_indices[index] = next_idx[index]
+            self._next_values[index] = next_val[index]
+            updates[index] = element_leaf(self._values[index], next_idx[index], next_val[index])
+        appends: list[bytes] = []
+        for v in batch:
+            i = new_index[v]
+            self._values.append(v)
+            self._next_indices.append(next_idx[i])
+            self._next_values.append(next_val[i])
+            appends.append(element_leaf(v, next_idx[i], next_val[i]))
+        self._bulk_write(updates, appends, 2 * len(batch))
+        old.extend(batch)
+        old.sort()
+        self._index_of.update(new_index)
+        return [new_index[v] for v in batch]
+
+    def _position(self, value: int) -> int:
+        """Position of ``value`` in the sorted values; raises if it is already there."""
+        pos = bisect_left(self._sorted, value)
+        if pos < len(self._sorted) and self._sorted[pos] == value:
+            raise AddressExistsError(f"address value {value} is already in the tree")
+        return pos
+
+    def _insert_checked(self, value: int) -> int:
+        pos = self._position(value)
+        self._check_room(1)
+        low = self._index_of[self._sorted[pos - 1]]
+        new = self.next_index
+        new_next_index = self._next_indices[low]
+        new_next_value = self._next_values[low]
+        # The ledger updates the low element first, then appends the new one.
+        self._next_indices[low] = new
+        self._next_values[low] = value
+        self._set_leaf(low, element_leaf(self._values[low], new, value))
+        self._append_element(value, new_next_index, new_next_value)
+        self._sorted.insert(pos, value)
+        self._index_of[value] = new
+        return new
+
+    def _append_element(self, value: int, next_index: int, next_value: int) -> None:
+        self._values.append(value)
+        self._next_indices.append(next_index)
+        self._next_values.append(next_value)
+        self._append_leaf(element_leaf(value, next_index, next_value))
+
+
+def verify_non_inclusion(proof: NonInclusionProof, *, height: int = HEIGHT) -> bool:
+    """True iff the low element's leaf folds to the root and strictly brackets value.
+
+    Malformed proofs (wrong path length, values out of range, bad hashes) give False
+    rather than an exception, since proofs usually come from the server under test.
+    """
+    ints = (proof.value, proof.low_value, proof.low_next_value)
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in ints):
+        return False
+    if not all(0 <= v < _VALUE_BOUND for v in ints):
+        return False
+    if not proof.low_value < proof.value < proof.low_next_value:
+        return False
+    for index in (proof.low_next_index, proof.low_leaf_index):
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 1 << height:
+            return False
+    if len(proof.path) != height or not isinstance(proof.root, bytes) or len(proof.root) != 32:
+        return False
+    try:
+        leaf = element_leaf(proof.low_value, proof.low_next_index, proof.low_next_value)
+        return fold_path(leaf, proof.low_leaf_index, proof.path) == proof.root
+    except (ValueError, TypeError):
+        return False

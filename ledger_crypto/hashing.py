@@ -1,0 +1,351 @@
+"""Hashes of the compressed-state ledger: Poseidon, hash-to-field, accounts and tokens.
+
+Everything here follows ``design/ledger-facts.md`` byte for byte, so that the reference
+server and the harness compute the same hashes a live indexer serves. All functions are
+pure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import base58
+from Crypto.Hash import keccak
+from light_poseidon_python import Hasher
+
+__all__ = [
+    "FIELD_MODULUS",
+    "HIGHEST_ADDRESS_PLUS_ONE",
+    "TOKEN_DISCRIMINATOR",
+    "TOKEN_PROGRAM_ID",
+    "TokenDataFields",
+    "account_hash",
+    "b58decode",
+    "b58encode",
+    "decode_token_data",
+    "derive_address",
+    "encode_token_data",
+    "hash_to_field",
+    "poseidon",
+    "token_data_hash",
+]
+
+FIELD_MODULUS = 21888242871839275222246405745257275088548364400416034343698204186575808495617
+"""r, the BN254 scalar field order; every Poseidon input must be below it."""
+
+HIGHEST_ADDRESS_PLUS_ONE = 2**248 - 1
+"""Value of the sentinel element every address tree starts with."""
+
+TOKEN_DISCRIMINATOR = 2
+"""Wire value of the token account discriminator bytes ``[2, 0, 0, 0, 0, 0, 0, 0]``."""
+
+_B58_ALPHABET = frozenset("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+_U64_MAX = 2**64 - 1
+_U32_MAX = 2**32 - 1
+_MAX_POSEIDON_INPUTS = 12
+
+# Hasher construction builds round constants, so one instance per arity is kept.
+_HASHERS: dict[int, Hasher] = {}
+
+
+# --------------------------------------------------------------------------- base58
+
+
+def b58encode(b: bytes) -> str:
+    """Base58 (Bitcoin alphabet) text of ``b``, the wire form of pubkeys and hashes."""
+    return base58.b58encode(bytes(b)).decode("ascii")
+
+
+def b58decode(s: str, *, length: int | None = None) -> bytes:
+    """Bytes of a base58 string, optionally requiring an exact decoded length.
+
+    Strict on purpose, because it also reads untrusted server answers: whitespace,
+    characters outside the alphabet, non-strings and a wrong length all raise
+    ValueError.
+    """
+    if not isinstance(s, str):
+        raise ValueError(f"expected a base58 string, got {type(s).__name__}")
+    bad = sorted(set(s) - _B58_ALPHABET)
+    if bad:
+        raise ValueError(f"invalid base58 character(s) {''.join(bad)!r} in {s!r}")
+    raw = base58.b58decode(s)
+    if length is not None and len(raw) != length:
+        raise ValueError(f"expected {length} bytes from base58 {s!r}, got {len(raw)}")
+    return raw
+
+
+TOKEN_PROGRAM_ID = b58decode("cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m", length=32)
+"""Owner program of compressed token accounts."""
+
+
+# --------------------------------------------------------------------------- primitives
+
+
+def poseidon(*inputs: bytes) -> bytes:
+    """Circom-compatible Poseidon over BN254 of 1 to 12 big-endian 32-byte inputs.
+
+    Raises ValueError for a wrong arity, an input that is not 32 bytes, or one >= r.
+    """
+    n = len(inputs)
+    if not 1 <= n <= _MAX_POSEIDON_INPUTS:
+        raise ValueError(f"poseidon takes 1 to {_MAX_POSEIDON_INPUTS} inputs, got {n}")
+    for i, item in enumerate(inputs):
+        if len(item) != 32:
+            raise ValueError(f"poseidon input {i} must be 32 bytes, got {len(item)}")
+    hasher = _HASHERS.get(n)
+    if hasher is None:
+        hasher = _HASHERS[n] = Hasher(n)
+    # hash_raw only takes u64 integers; the bytes form is the one covering the field.
+    return bytes.fromhex(hasher.hash_bytes_be([bytes(x) for x in inputs])[2:])
+
+
+def hash_to_field(*parts: bytes) -> bytes:
+    """H2F: Keccak-256 of ``parts ‖ 0xFF``, byte 0 cleared so it is below 2^248 < r."""
+    return _keccak_truncated(*parts, b"\xff")
+
+
+def _keccak_truncated(*parts: bytes) -> bytes:
+    h = keccak.new(digest_bits=256)
+    for part in parts:
+        h.update(bytes(part))
+    digest = bytearray(h.digest())
+    digest[0] = 0
+    return bytes(digest)
+
+
+def _check_len(name: str, value: bytes, size: int = 32) -> None:
+    if not isinstance(value, bytes | bytearray) or len(value) != size:
+        got = len(value) if isinstance(value, bytes | bytearray) else type(value).__name__
+        raise ValueError(f"{name} must be {size} bytes, got {got}")
+
+
+def _check_uint(name: str, value: int, maximum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= maximum:
+        raise ValueError(f"{name} must be an integer in [0, {maximum}], got {value!r}")
+
+
+def _word(value: int, width: int, *, big_endian: bool, tag: int | None = None) -> bytes:
+    """32 zero bytes, ``value`` in the last ``width`` bytes, an optional tag before."""
+    word = bytearray(32)
+    word[32 - width :] = value.to_bytes(width, "big" if big_endian else "little")
+    if tag is not None:
+        word[31 - width] = tag
+    return bytes(word)
+
+
+# --------------------------------------------------------------------------- accounts
+
+
+def account_hash(
+    *,
+    owner: bytes,
+    leaf_index: int,
+    tree: bytes,
+    lamports: int,
+    address: bytes | None,
+    discriminator: int | None,
+    data_hash: bytes | None,
+) -> bytes:
+    """Hash of a compressed account in a v1 (height 26) state tree.
+
+    ``discriminator`` is the wire integer ``u64.from_le_bytes(bytes)``. The account has
+    data exactly when both ``discriminator`` and ``data_hash`` are given.
+    """
+    return _account_hash(
+        owner=owner,
+        leaf_index=leaf_index,
+        tree=tree,
+        lamports=lamports,
+        address=address,
+        discriminator=discriminator,
+        data_hash=data_hash,
+        big_endian=False,
+    )
+
+
+def _account_hash(
+    *,
+    owner: bytes,
+    leaf_index: int,
+    tree: bytes,
+    lamports: int,
+    address: bytes | None,
+    discriminator: int | None,
+    data_hash: bytes | None,
+    big_endian: bool,
+) -> bytes:
+    """Account hash, integer byte order as a parameter: v1 little-, v2 big-endian."""
+    _check_len("owner", owner)
+    _check_len("tree", tree)
+    _check_uint("leaf_index", leaf_index, _U32_MAX)
+    _check_uint("lamports", lamports, _U64_MAX)
+    if (discriminator is None) != (data_hash is None):
+        raise ValueError("discriminator and data_hash must be given together (account data)")
+    inputs = [
+        hash_to_field(owner),
+        _word(leaf_index, 4, big_endian=big_endian),
+        hash_to_field(tree),
+    ]
+    if lamports != 0:
+        inputs.append(_word(lamports, 8, big_endian=big_endian, tag=1))
+    if address is not None:
+        _check_len("address", address)
+        inputs.append(bytes(address))
+    if discriminator is not None and data_hash is not None:
+        _check_uint("discriminator", discriminator, _U64_MAX)
+        _check_len("data_hash", data_hash)
+        # The discriminator bytes are stored as-is; the wire integer is their LE value.
+        inputs.append(_word(discriminator, 8, big_endian=False, tag=2))
+        inputs.append(bytes(data_hash))
+    return poseidon(*inputs)
+
+
+def derive_address(*, program_id: bytes, seeds: list[bytes], address_tree: bytes) -> bytes:
+    """v1 address: H2F(address tree ‖ seed).
+
+    The seed is Keccak-256(program id ‖ seeds…) with byte 0 set to 0 (no 0xFF suffix).
+    """
+    _check_len("program_id", program_id)
+    _check_len("address_tree", address_tree)
+    seed = _keccak_truncated(program_id, *seeds)
+    return hash_to_field(address_tree, seed)
+
+
+# --------------------------------------------------------------------------- token data
+
+TokenState = Literal["initialized", "frozen"]
+_STATES: tuple[TokenState, TokenState] = ("initialized", "frozen")
+
+
+@dataclass(frozen=True)
+class TokenDataFields:
+    """Decoded borsh ``TokenData`` of a compressed token account."""
+
+    mint: bytes
+    owner: bytes
+    amount: int
+    delegate: bytes | None = None
+    state: TokenState = "initialized"
+    tlv: bytes | None = None
+
+    def __post_init__(self) -> None:
+        _check_len("mint", self.mint)
+        _check_len("owner", self.owner)
+        _check_uint("amount", self.amount, _U64_MAX)
+        if self.delegate is not None:
+            _check_len("delegate", self.delegate)
+        if self.state not in _STATES:
+            raise ValueError(f"state must be one of {_STATES}, got {self.state!r}")
+        if self.tlv is not None and not isinstance(self.tlv, bytes):
+            raise ValueError(f"tlv must be bytes or None, got {type(self.tlv).__name__}")
+        if self.tlv is not None and len(self.tlv) > _U32_MAX:
+            raise ValueError("tlv is longer than a u32 length prefix allows")
+
+
+def encode_token_data(fields: TokenDataFields) -> bytes:
+    """Borsh bytes of ``TokenData``: 75 without delegate and tlv, no discriminator."""
+    out = bytearray()
+    out += fields.mint
+    out += fields.owner
+    out += fields.amount.to_bytes(8, "little")
+    if fields.delegate is None:
+        out.append(0)
+    else:
+        out.append(1)
+        out += fields.delegate
+    out.append(_STATES.index(fields.state))
+    if fields.tlv is None:
+        out.append(0)
+    else:
+        out.append(1)
+        out += len(fields.tlv).to_bytes(4, "little")
+        out += fields.tlv
+    return bytes(out)
+
+
+def decode_token_data(raw: bytes) -> TokenDataFields:
+    """Parse borsh ``TokenData``; ValueError names the offset of the first bad byte."""
+    raw = bytes(raw)
+    pos = 0
+
+    def take(n: int, what: str) -> bytes:
+        nonlocal pos
+        if pos + n > len(raw):
+            raise ValueError(
+                f"token data truncated: {what} needs {n} bytes at offset {pos}, "
+                f"only {len(raw) - pos} left (total {len(raw)})"
+            )
+        chunk = raw[pos : pos + n]
+        pos += n
+        return chunk
+
+    def option_tag(what: str) -> bool:
+        at = pos
+        tag = take(1, f"{what} option tag")[0]
+        if tag not in (0, 1):
+            raise ValueError(f"token data: {what} option tag at offset {at} must be 0 or 1, got {tag}")
+        return tag == 1
+
+    mint = take(32, "mint")
+    owner = take(32, "owner")
+    amount = int.from_bytes(take(8, "amount"), "little")
+    delegate = take(32, "delegate") if option_tag("delegate") else None
+    state_at = pos
+    state_byte = take(1, "state")[0]
+    if state_byte > 1:
+        raise ValueError(
+            f"token data: state at offset {state_at} must be 0 (initialized) or 1 (frozen), got {state_byte}"
+        )
+    tlv = None
+    if option_tag("tlv"):
+        size = int.from_bytes(take(4, "tlv length"), "little")
+        tlv = take(size, "tlv")
+    if pos != len(raw):
+        raise ValueError(f"token data: {len(raw) - pos} trailing byte(s) after offset {pos}")
+    return TokenDataFields(
+        mint=mint,
+        owner=owner,
+        amount=amount,
+        delegate=delegate,
+        state=_STATES[state_byte],
+        tlv=tlv,
+    )
+
+
+def token_data_hash(*, mint: bytes, owner: bytes, amount: int, delegate: bytes | None, frozen: bool) -> bytes:
+    """Data hash of a token account (v1: amount little-endian); tlv is not hashed."""
+    return _token_data_hash(
+        mint=mint,
+        owner=owner,
+        amount=amount,
+        delegate=delegate,
+        frozen=frozen,
+        big_endian=False,
+    )
+
+
+def _token_data_hash(
+    *,
+    mint: bytes,
+    owner: bytes,
+    amount: int,
+    delegate: bytes | None,
+    frozen: bool,
+    big_endian: bool,
+) -> bytes:
+    """Token data hash with the amount byte order as a parameter: v1 little, v2 big."""
+    _check_len("mint", mint)
+    _check_len("owner", owner)
+    _check_uint("amount", amount, _U64_MAX)
+    inputs = [
+        hash_to_field(mint),
+        hash_to_field(owner),
+        _word(amount, 8, big_endian=big_endian),
+    ]
+    if delegate is not None:
+        _check_len("delegate", delegate)
+        inputs.append(hash_to_field(delegate))
+    if frozen:
+        inputs.append((1).to_bytes(32, "big"))
+    return poseidon(*inputs)

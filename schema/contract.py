@@ -1,0 +1,169 @@
+"""`Contract`: the one way code reads the schema.
+
+The reference server validates params with it, the harness checks answers with it, and the
+exports are written from it. Nothing else in the kit restates a field list.
+
+Ambiguities are resolved here. Every schema refers to an open point as
+`#/$defs/ambiguity.<id>`; a *readings* selection (`{"token-state": ["string"]}`) decides which
+of its readings that definition accepts. An ambiguity missing from the selection accepts all
+of its readings, which is the spec's own position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from schema.errors import ContractError
+from schema.loader import load_sources
+from schema.model import Ambiguity, Clause, Method
+from schema.validation import Validator
+
+__all__ = ["SCHEMA_DIR", "SPEC_VERSION", "Contract", "Readings"]
+
+SCHEMA_DIR = Path(__file__).resolve().parent
+SPEC_VERSION = "0.50.0"
+
+Readings = Mapping[str, Collection[str]]
+"""Accepted readings per ambiguity id; an id left out accepts every reading."""
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/$defs/{name}"}
+
+
+class Contract:
+    """The API as data: methods, clauses, ambiguities, and validators built from them."""
+
+    def __init__(self, directory: Path = SCHEMA_DIR) -> None:
+        sources = load_sources(directory)
+        self.directory = directory
+        self.version = SPEC_VERSION
+        self.clauses: dict[str, Clause] = sources.clauses
+        self.ambiguities: dict[str, Ambiguity] = sources.ambiguities
+        self.methods: dict[str, Method] = sources.methods
+        self._base_defs = {**sources.defs, **self._method_defs()}
+        self._validators: dict[tuple[str, tuple], Validator] = {}
+
+    @classmethod
+    @cache
+    def default(cls) -> Contract:
+        """The contract shipped with the kit, loaded once per process."""
+        return cls()
+
+    # -- lookups -----------------------------------------------------------------------
+    def method(self, name: str) -> Method:
+        try:
+            return self.methods[name]
+        except KeyError:
+            raise ContractError(f"unknown method {name!r}") from None
+
+    def clause(self, clause_id: str) -> Clause:
+        try:
+            return self.clauses[clause_id]
+        except KeyError:
+            raise ContractError(f"unknown clause id {clause_id!r}") from None
+
+    def ambiguity(self, ambiguity_id: str) -> Ambiguity:
+        try:
+            return self.ambiguities[ambiguity_id]
+        except KeyError:
+            raise ContractError(f"unknown ambiguity {ambiguity_id!r}") from None
+
+    # -- schemas -----------------------------------------------------------------------
+    def defs(self, readings: Readings | None = None) -> dict[str, Any]:
+        """Every `$defs` entry, each ambiguity resolved to the readings accepted."""
+        selected = self._normalise(readings)
+        defs = dict(self._base_defs)
+        for amb in self.ambiguities.values():
+            names = selected.get(amb.id, tuple(amb.readings))
+            refs = [_ref(f"{amb.definition}.{name}") for name in names]
+            defs[amb.definition] = refs[0] if len(refs) == 1 else {"anyOf": refs}
+        return defs
+
+    def schema_for(self, definition: str, readings: Readings | None = None) -> dict:
+        """A standalone JSON Schema whose root is one definition."""
+        defs = self.defs(readings)
+        if definition not in defs:
+            raise ContractError(f"no definition {definition!r}")
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs, **_ref(definition)}
+
+    def validator(self, definition: str, readings: Readings | None = None) -> Validator:
+        """A compiled validator for one definition, cached per readings selection."""
+        key = (definition, tuple(sorted(self._normalise(readings).items())))
+        if key not in self._validators:
+            self._validators[key] = Validator(self.schema_for(definition, readings))
+        return self._validators[key]
+
+    def params_validator(self, method: str, readings: Readings | None = None) -> Validator:
+        return self.validator(f"{self.method(method).name}.params", readings)
+
+    def result_validator(self, method: str, readings: Readings | None = None) -> Validator:
+        return self.validator(f"{self.method(method).name}.result", readings)
+
+    def response_validator(self, method: str, readings: Readings | None = None) -> Validator:
+        """The whole success body of a method (the JSON-RPC wrapper, or a reading without it)."""
+        return self.validator(f"{self.method(method).name}.response", readings)
+
+    def readings_followed(
+        self, ambiguity_id: str, instance: Any, definition: str, readings: Readings | None = None
+    ) -> tuple[str, ...]:
+        """The readings of one ambiguity that `instance` is consistent with, read as `definition`.
+
+        A reading counts as followed when pinning it adds no violation to those the instance
+        has anyway, so an unrelated fault elsewhere in an answer does not hide the reading.
+        All readings come back when the answer does not touch the point at all.
+        """
+        amb = self.ambiguity(ambiguity_id)
+        base = dict(self._normalise(readings))
+        baseline = {str(v) for v in self.validator(definition, base).violations(instance)}
+        followed = []
+        for name in amb.readings:
+            pinned = self.validator(definition, {**base, ambiguity_id: [name]})
+            if {str(v) for v in pinned.violations(instance)} <= baseline:
+                followed.append(name)
+        return tuple(followed)
+
+    # -- internals ---------------------------------------------------------------------
+    def _normalise(self, readings: Readings | None) -> dict[str, tuple[str, ...]]:
+        out: dict[str, tuple[str, ...]] = {}
+        for amb_id, names in (readings or {}).items():
+            amb = self.ambiguity(amb_id)
+            chosen = tuple(sorted(set(names)))
+            unknown = [name for name in chosen if name not in amb.readings]
+            if unknown or not chosen:
+                raise ContractError(
+                    f"ambiguity {amb_id!r}: readings {list(chosen)} not among {list(amb.readings)}"
+                )
+            if len(chosen) < len(amb.readings):
+                out[amb_id] = chosen
+        return out
+
+    def _method_defs(self) -> dict[str, Any]:
+        """Per method: `.params`, `.result`, `.response` and `.request` definitions."""
+        defs: dict[str, Any] = {}
+        for method in self.methods.values():
+            name = method.name
+            defs[f"{name}.params"] = method.params_schema if method.params_kind != "none" else _NO_PARAMS
+            defs[f"{name}.result"] = method.result_schema
+            defs[f"{name}.response"] = method.response_schema or {
+                "allOf": [_ref("Success")],
+                "properties": {"result": _ref(f"{name}.result")},
+            }
+            request: dict[str, Any] = {
+                "allOf": [_ref("Request")],
+                "properties": {"method": {"const": name}, "params": _ref(f"{name}.params")},
+            }
+            if method.params_kind != "none":
+                request["required"] = ["params"]
+            defs[f"{name}.request"] = request
+        return defs
+
+
+_NO_PARAMS = {
+    "description": "the method takes no params (§4.1): absent, null, [] or {} are all read as none",
+    "x-clause": "4.1-R5",
+    "anyOf": [{"type": "null"}, {"type": "array", "maxItems": 0}, {"type": "object", "maxProperties": 0}],
+}

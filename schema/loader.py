@@ -1,0 +1,211 @@
+"""Read the YAML sources of schema/ into model values, strictly.
+
+A malformed file stops loading with a `ContractError` that names the file and the member:
+a contract that silently drops a rule would certify servers against less than the spec.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from schema.errors import ContractError
+from schema.model import (
+    Ambiguity,
+    Clause,
+    Deprecation,
+    ErrorRule,
+    Example,
+    Limit,
+    Method,
+    Pagination,
+    Reading,
+)
+from schema.validation import Validator
+
+__all__ = ["Sources", "load_sources"]
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def read_yaml(path: Path) -> Any:
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    except (OSError, yaml.YAMLError) as exc:
+        raise ContractError(f"{path}: cannot read: {exc}") from exc
+
+
+class Sources:
+    """The parsed sources: clauses, ambiguities, methods, and every `$defs` entry by name."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.clauses: dict[str, Clause] = {}
+        self.ambiguities: dict[str, Ambiguity] = {}
+        self.methods: dict[str, Method] = {}
+        self.defs: dict[str, Any] = {}
+        self.origin: dict[str, str] = {}  # def name -> file it came from, for error messages
+
+    def add_def(self, name: str, schema: Any, origin: str) -> None:
+        if name in self.defs:
+            raise ContractError(f"{origin}: definition {name!r} already defined in {self.origin[name]}")
+        self.defs[name] = schema
+        self.origin[name] = origin
+
+
+def load_sources(directory: Path) -> Sources:
+    """Load and cross-check every source file below `directory`."""
+    sources = Sources(directory)
+    _load_clauses(sources, directory / "clauses.yaml")
+    for name in ("components.yaml", "envelope.yaml"):
+        for key, schema in (read_yaml(directory / name) or {}).get("$defs", {}).items():
+            sources.add_def(key, schema, name)
+    _load_ambiguities(sources, directory / "ambiguities.yaml")
+    method_files = sorted((directory / "methods").glob("*.yaml"))
+    if not method_files:
+        raise ContractError(f"{directory / 'methods'}: no method files")
+    raw = {path.stem: (path, read_yaml(path)) for path in method_files}
+    meta = Validator(read_yaml(directory / "meta" / "method.yaml"))
+    for stem, (path, data) in raw.items():
+        _check_shape(meta, data, path)
+        if data["name"] != stem:
+            raise ContractError(f"{path}: name {data['name']!r} differs from the file name")
+    for stem, (path, data) in sorted(raw.items(), key=lambda item: item[1][1]["row"]):
+        target = raw.get(data.get("alias_of", stem))
+        if target is None:
+            raise ContractError(f"{path}: alias_of names an unknown method {data['alias_of']!r}")
+        sources.methods[stem] = _method(data, target[1], path)
+    _check_clauses(sources)
+    _check_refs(sources)
+    return sources
+
+
+def _check_shape(meta: Validator, data: Any, path: Path) -> None:
+    problems = meta.violations(data)
+    if problems:
+        raise ContractError(f"{path}: " + "; ".join(str(p) for p in problems[:5]))
+
+
+def _load_clauses(sources: Sources, path: Path) -> None:
+    for clause_id, entry in (read_yaml(path) or {}).items():
+        if not isinstance(entry, dict) or "text" not in entry or "section" not in entry:
+            raise ContractError(f"{path}: clause {clause_id!r} needs section and text")
+        sources.clauses[str(clause_id)] = Clause(
+            str(clause_id), str(entry["section"]), entry["text"], entry.get("excluded")
+        )
+
+
+def _load_ambiguities(sources: Sources, path: Path) -> None:
+    meta = Validator(read_yaml(path.parent / "meta" / "ambiguity.yaml"))
+    for amb_id, entry in (read_yaml(path) or {}).items():
+        _check_shape(meta, entry, Path(f"{path}#{amb_id}"))
+        readings = {
+            str(name): Reading(str(name), body["source"], body["schema"])
+            for name, body in entry["readings"].items()
+        }
+        if entry["observed"] not in readings:
+            raise ContractError(f"{path}: {amb_id}: observed reading {entry['observed']!r} is not a reading")
+        ambiguity = Ambiguity(
+            amb_id, entry["clause"], entry["subject"], entry["question"], entry["observed"], readings
+        )
+        sources.ambiguities[amb_id] = ambiguity
+        for reading in readings.values():
+            sources.add_def(f"{ambiguity.definition}.{reading.name}", reading.schema, path.name)
+
+
+def _method(data: dict, target: dict, path: Path) -> Method:
+    """Build a Method; an alias takes params, result and rules from the method it names."""
+    body = target
+    params = body.get("params", {"kind": "none"})
+    if params["kind"] != "none" and "schema" not in params:
+        raise ContractError(f"{path}: params of kind {params['kind']} need a schema")
+    if body.get("state") and "value" not in body:
+        raise ContractError(f"{path}: a state method declares `value`")
+    if not body.get("state") and "result" not in body:
+        raise ContractError(f"{path}: a method that is not a state query declares `result`")
+    pagination = body.get("pagination")
+    not_found = body.get("not_found")
+    return Method(
+        name=data["name"],
+        row=data["row"],
+        clause=data["clause"],
+        summary=data["summary"],
+        state=bool(body.get("state")),
+        params_kind=params["kind"],
+        params_schema=params.get("schema"),
+        result_schema=_result_schema(body),
+        response_schema=body.get("response"),
+        alias_of=data.get("alias_of"),
+        pagination=Pagination(
+            pagination["items"], pagination["cursor"], pagination["null_cursor_at_end"] == "stated",
+            pagination.get("cursor_shown", True), pagination["clause"],
+        ) if pagination else None,
+        limits=tuple(
+            Limit(lim["param"], tuple(lim["counts"]), (lim["clause"], *lim.get("also", ())))
+            for lim in body.get("limits", ())
+        ),
+        errors=tuple(
+            ErrorRule(err["kind"], (err["clause"], *err.get("also", ())), err["source"],
+                      tuple(err.get("members", ())), err.get("param"))
+            for err in body.get("errors", ())
+        ),
+        filters=tuple((f["param"], f["clause"]) for f in body.get("filters", ())),
+        deprecated=tuple(Deprecation(d["param"], d["replacement"], d["clause"]) for d in body.get("deprecated", ())),
+        not_found=(not_found["clause"], not_found["value"]) if not_found else None,
+        observed=body.get("observed", {}),
+        examples=tuple(Example(e["name"], e.get("params"), e["result"]) for e in data.get("examples", ())),
+    )
+
+
+def _result_schema(body: dict) -> Any:
+    if not body.get("state"):
+        return body["result"]
+    return {"allOf": [{"$ref": "#/$defs/StateResult"}], "properties": {"value": body["value"]}}
+
+
+def _walk(node: Any) -> Iterator[tuple[str, Any]]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield key, value
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _walk(item)
+
+
+def _check_clauses(sources: Sources) -> None:
+    known = sources.clauses
+    used: list[tuple[str, str]] = []
+    for name, schema in sources.defs.items():
+        used += [(sources.origin[name], v) for k, v in _walk(schema) if k == "x-clause"]
+    for amb in sources.ambiguities.values():
+        used.append(("ambiguities.yaml", amb.clause))
+    for method in sources.methods.values():
+        where = f"methods/{method.name}.yaml"
+        ids = [method.clause, *(c for lim in method.limits for c in lim.clauses),
+               *(c for err in method.errors for c in err.clauses), *(c for _, c in method.filters),
+               *(d.clause for d in method.deprecated)]
+        ids += [method.pagination.clause] if method.pagination else []
+        ids += [method.not_found[0]] if method.not_found else []
+        for schema in (method.params_schema, method.result_schema):
+            ids += [v for k, v in _walk(schema) if k == "x-clause"]
+        used += [(where, clause_id) for clause_id in ids]
+    for where, clause_id in used:
+        if clause_id not in known:
+            raise ContractError(f"{where}: unknown clause id {clause_id!r} (see clauses.yaml)")
+
+
+def _check_refs(sources: Sources) -> None:
+    names = set(sources.defs) | {a.definition for a in sources.ambiguities.values()}
+    for method in sources.methods.values():
+        names |= {f"{method.name}.{part}" for part in ("params", "result", "response", "request")}
+    schemas = [(sources.origin[n], s) for n, s in sources.defs.items()]
+    schemas += [(f"methods/{m.name}.yaml", [m.params_schema, m.result_schema, m.response_schema])
+                for m in sources.methods.values()]
+    for where, schema in schemas:
+        for key, value in _walk(schema):
+            if key == "$ref" and (not value.startswith("#/$defs/") or value[8:] not in names):
+                raise ContractError(f"{where}: $ref {value!r} names no definition")
