@@ -34,6 +34,14 @@ def _ref(name: str) -> dict:
     return {"$ref": f"#/$defs/{name}"}
 
 
+def _refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        return [v for k, v in node.items() if k == "$ref"] + [r for v in node.values() for r in _refs(v)]
+    if isinstance(node, list):
+        return [r for item in node for r in _refs(item)]
+    return []
+
+
 class Contract:
     """The API as data: methods, clauses, ambiguities, and validators built from them."""
 
@@ -46,6 +54,7 @@ class Contract:
         self.methods: dict[str, Method] = sources.methods
         self._base_defs = {**sources.defs, **self._method_defs()}
         self._validators: dict[tuple[str, tuple], Validator] = {}
+        self._reachable: dict[str, tuple[str, ...]] = {}
 
     @classmethod
     @cache
@@ -125,6 +134,23 @@ class Contract:
             if {str(v) for v in pinned.violations(instance)} <= baseline:
                 followed.append(name)
         return tuple(followed)
+
+    def ambiguities_in(self, definition: str) -> tuple[str, ...]:
+        """Ids of the ambiguities an instance of `definition` can touch (reachable through `$ref`)."""
+        if definition not in self._reachable:
+            seen: set[str] = set()
+            stack = [definition]
+            while stack:
+                name = stack.pop()
+                if name in seen or (name not in self._base_defs and not name.startswith("ambiguity.")):
+                    continue
+                seen.add(name)
+                node = self._base_defs.get(name) or {"anyOf": [_ref(f"{name}.{r}") for r in
+                                                               self.ambiguity(name[len("ambiguity."):]).readings]}
+                stack += [ref[len("#/$defs/"):] for ref in _refs(node)]
+            found = {name[len("ambiguity."):] for name in seen if name.startswith("ambiguity.")}
+            self._reachable[definition] = tuple(a for a in self.ambiguities if a in found)
+        return self._reachable[definition]
 
     # -- internals ---------------------------------------------------------------------
     def _normalise(self, readings: Readings | None) -> dict[str, tuple[str, ...]]:

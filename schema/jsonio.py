@@ -9,21 +9,46 @@ error type, `JsonError`, instead of a RecursionError or a bare ValueError.
 from __future__ import annotations
 
 import json
+import re
+from itertools import accumulate
 from typing import Any
 
 from schema.errors import JsonError
 
-__all__ = ["dumps", "loads"]
+__all__ = ["MAX_DEPTH", "dumps", "loads"]
+
+MAX_DEPTH = 200
+"""Deepest nesting of arrays and objects read; no answer or request of this API comes near it."""
+
 
 
 def _reject_constant(name: str) -> Any:
     raise JsonError(f"{name} is not a JSON number")
 
 
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def _depth(text: str) -> int:
+    """Deepest bracket nesting, strings excluded; only scanned when the document could be deep."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return 0
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    return max(accumulate(1 if char in "[{" else -1 for char in brackets), default=0)
+
+
 def loads(data: str | bytes | bytearray) -> Any:
-    """Parse one JSON document; integers stay `int`, numbers with a fraction or exponent are `float`."""
+    """Parse one JSON document; integers stay `int`, numbers with a fraction or exponent are `float`.
+
+    Nesting deeper than `MAX_DEPTH` is refused before parsing, so no reader (in any thread,
+    whatever its stack) recurses into a hostile document.
+    """
     try:
-        return json.loads(data, parse_constant=_reject_constant)
+        text = data.decode("utf-8") if isinstance(data, bytes | bytearray) else data
+        if _depth(text) > MAX_DEPTH:
+            raise JsonError(f"JSON nested deeper than {MAX_DEPTH} levels")
+        return json.loads(text, parse_constant=_reject_constant)
     except JsonError:
         raise
     except RecursionError as exc:

@@ -26,3 +26,12 @@ def test_floats_stay_floats() -> None:
 def test_hostile_documents_raise_json_error(text) -> None:
     with pytest.raises(JsonError):
         loads(text)
+
+
+def test_depth_cap_is_exact() -> None:
+    from schema.jsonio import MAX_DEPTH
+
+    assert loads("[" * MAX_DEPTH + "]" * MAX_DEPTH) == loads("[" * MAX_DEPTH + "]" * MAX_DEPTH)
+    with pytest.raises(JsonError, match="deeper"):
+        loads("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    assert loads('["' + "[" * 500 + '"]') == ["[" * 500], "brackets inside strings do not count"

@@ -1,0 +1,8 @@
+"""Golden request/response cases over the bundled scenarios, and the scenarios themselves."""
+
+from pathlib import Path
+
+__all__ = ["SCENARIO_DIR"]
+
+SCENARIO_DIR = Path(__file__).parent / "scenarios"
+"""The bundled scenario files (`<name>.yaml`), found next to the package so a wheel carries them."""

@@ -1,0 +1,16 @@
+"""The check catalogue. Importing this package registers every check with `harness.core.registry`.
+
+One module per family; `csi checks` lists them all with their clauses.
+"""
+
+from harness.checks import (  # noqa: F401  (imported for registration)
+    consistency,
+    crypto,
+    envelope,
+    health,
+    limits,
+    pagination,
+    params,
+    schemas,
+    transport,
+)

@@ -1,0 +1,126 @@
+"""Family `envelope`: JSON-RPC 2.0 framing of every answer, and how odd requests are met.
+
+The spec states the success and error members (§4.1, §7); parse errors, invalid requests,
+numeric ids, notifications and batches are JSON-RPC conventions it does not restate, so
+those checks rest on `Basis.JSON_RPC` (WARN in the spec profile).
+"""
+
+from __future__ import annotations
+
+from harness.checks.support import is_envelope
+from harness.core.model import Basis
+from harness.core.registry import answer_check, check
+from harness.engine.context import Answer, CheckContext, describe
+from harness.target import NOT_JSON
+
+JSON_RPC = "2.0"
+
+
+@answer_check("envelope.jsonrpc-member", clauses=("4.1-R6", "9-R1"),
+              description='Every JSON-RPC answer carries `jsonrpc: "2.0"`')
+def jsonrpc_member(ctx: CheckContext, answer: Answer) -> None:
+    if is_envelope(ctx, answer) and answer.body.get("jsonrpc") != JSON_RPC:
+        ctx.fail("Wrong jsonrpc member", expected='"jsonrpc": "2.0"',
+                 received=repr(answer.body.get("jsonrpc", "(absent)")), answer=answer)
+
+
+@answer_check("envelope.result-xor-error", clauses=("4.1-R6", "7-R1"),
+              description="An answer holds exactly one of `result` and `error`")
+def result_xor_error(ctx: CheckContext, answer: Answer) -> None:
+    if not is_envelope(ctx, answer):
+        return
+    members = [m for m in ("result", "error") if m in answer.body]
+    if len(members) != 1:
+        ctx.fail("Not exactly one of result and error", expected="exactly one of `result`, `error`",
+                 received=f"{members or 'neither'}", answer=answer)
+
+
+@answer_check("envelope.id-echoed", clauses=("4.1-R4", "4.1-R6"),
+              description="The request `id` comes back unchanged in the answer")
+def id_echoed(ctx: CheckContext, answer: Answer) -> None:
+    sent = answer.exchange.request.get("id") if isinstance(answer.exchange.request, dict) else None
+    if is_envelope(ctx, answer) and answer.body.get("id") != sent:
+        ctx.fail("Request id not echoed", expected=f"id {sent!r}", received=f"id {answer.body.get('id')!r}",
+                 answer=answer)
+
+
+@answer_check("envelope.error-object", clauses=("7-R1",),
+              description="An error answer's `error` is an object with an integer `code` and a string `message`")
+def error_object(ctx: CheckContext, answer: Answer) -> None:
+    if not is_envelope(ctx, answer) or "error" not in answer.body:
+        return
+    problems = ctx.contract.validator("Error", ctx.readings).violations(answer.body)
+    if problems:
+        ctx.fail("Malformed error object", expected="{id, jsonrpc, error: {code: integer, message: string}}",
+                 received="; ".join(str(p) for p in problems[:3]), answer=answer)
+
+
+@check("envelope.numeric-id", clauses=("4.1-R4",), basis=Basis.JSON_RPC,
+       description="A numeric request id is echoed as the same number (JSON-RPC 2.0)")
+def numeric_id(ctx: CheckContext) -> None:
+    answer = ctx.call("getIndexerSlot", id=2**53 + 7)
+    if not isinstance(answer.body, dict) or answer.body.get("id") != 2**53 + 7 or type(answer.body["id"]) is not int:
+        ctx.fail("Numeric id not echoed", expected=f"id {2**53 + 7} (an exact integer)",
+                 received=describe(answer), answer=answer)
+
+
+def _raw_error(ctx: CheckContext, payload, title: str, code: int, *, expect_null_id: bool = False) -> None:
+    exchange = ctx.send(payload)
+    body = exchange.json
+    if exchange.error or body is NOT_JSON or not isinstance(body, dict) or not isinstance(body.get("error"), dict):
+        ctx.fail(title, expected=f"a JSON-RPC error object with code {code}",
+                 received=exchange.error or f"HTTP {exchange.status}: {exchange.body[:200]!r}", basis=Basis.JSON_RPC)
+    if "result" in body:
+        ctx.fail(title, expected="no result for a malformed request", received=repr(body)[:300], basis=Basis.SPEC)
+    if body["error"].get("code") != code or (expect_null_id and body.get("id") is not None):
+        ctx.fail(title, expected=f"code {code}" + (" and id null" if expect_null_id else ""),
+                 received=f"code {body['error'].get('code')!r}, id {body.get('id')!r}", basis=Basis.JSON_RPC)
+
+
+@check("envelope.parse-error", clauses=("4.1-R3", "7-R1"), basis=Basis.JSON_RPC,
+       description="A body that is not JSON gets a -32700 parse error with id null")
+def parse_error(ctx: CheckContext) -> None:
+    _raw_error(ctx, b'{"jsonrpc": "2.0", "id": "csi-parse", "method": ', "No parse error for broken JSON", -32700,
+               expect_null_id=True)
+
+
+@check("envelope.invalid-request", clauses=("9-R1", "4.1-R4"), basis=Basis.JSON_RPC,
+       description='A request whose `jsonrpc` is not "2.0" is refused with -32600')
+def invalid_request(ctx: CheckContext) -> None:
+    _raw_error(ctx, {"jsonrpc": "1.0", "id": "csi-invalid", "method": "getIndexerSlot"},
+               "Wrong jsonrpc version accepted", -32600)
+
+
+@check("envelope.unknown-method", clauses=("4.1-R4",),
+       description="An operation name not in §4.2 never gets a result (JSON-RPC code -32601)")
+def unknown_method(ctx: CheckContext) -> None:
+    answer = ctx.call("getCompressedAccountz", {"hash": ctx.fresh_pubkey()})
+    if answer.has_result:
+        ctx.fail("Unknown method answered", expected="an error", received=describe(answer), answer=answer)
+    if answer.error is None or answer.error.get("code") != -32601:
+        ctx.fail("Unknown method not -32601", expected="error code -32601", received=describe(answer),
+                 answer=answer, basis=Basis.JSON_RPC)
+
+
+@check("envelope.notification", clauses=("4.1-R4",), basis=Basis.JSON_RPC,
+       description="A request without `id` is a notification and gets no JSON-RPC answer")
+def notification(ctx: CheckContext) -> None:
+    exchange = ctx.send({"jsonrpc": JSON_RPC, "method": "getIndexerSlot"})
+    if exchange.error or (exchange.status or 0) >= 500:
+        ctx.fail("Notification failed", expected="HTTP 200/204 with no body",
+                 received=exchange.error or f"HTTP {exchange.status}")
+    if exchange.body.strip() and isinstance(exchange.json, dict) and "result" in exchange.json:
+        ctx.fail("Notification answered", expected="no answer body", received=exchange.body[:200].decode("utf-8",
+                 "replace"))
+
+
+@check("envelope.batch", clauses=("4.1-R4",), basis=Basis.JSON_RPC,
+       description="A batch (JSON array of requests) gets an array of answers matched by id")
+def batch(ctx: CheckContext) -> None:
+    requests = [{"jsonrpc": JSON_RPC, "id": f"csi-batch-{i}", "method": "getIndexerSlot"} for i in range(2)]
+    exchange = ctx.send(requests)
+    body = exchange.json
+    if not isinstance(body, list) or sorted(str(item.get("id")) for item in body if isinstance(item, dict)) != [
+            "csi-batch-0", "csi-batch-1"]:
+        ctx.fail("Batch not answered", expected="an array of two answers with ids csi-batch-0 and csi-batch-1",
+                 received=exchange.error or repr(body if body is not NOT_JSON else exchange.body[:200])[:300])

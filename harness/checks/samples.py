@@ -1,0 +1,100 @@
+"""Valid params for any method, built from the keys discovery found.
+
+Which discovered key feeds which param is data (`KEY_FOR_PARAM`, `TOKEN_OWNER_METHODS`); the
+param names themselves come from the contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.core.failures import Skip
+from harness.engine.context import CheckContext
+from schema import Method
+
+__all__ = ["KEY_FOR_PARAM", "item_key", "items_of", "sample_params", "sample_params_or_none"]
+
+KEY_FOR_PARAM = {"owner": "owners", "address": "addresses", "hash": "hashes", "delegate": "delegates",
+                 "mint": "mints", "signature": "signatures"}
+"""Param name -> the kind of discovered key that fills it."""
+
+TOKEN_OWNER_METHODS = frozenset({"getCompressedTokenAccountsByOwner", "getCompressedTokenBalancesByOwner",
+                                 "getCompressionSignaturesForTokenOwner"})
+"""Methods whose `owner` is a token owner rather than an account's owner program."""
+
+OPTIONAL_FILTERS = frozenset({"mint", "cursor", "limit", "dataSlice", "filters"})
+
+
+def _kind(method: Method, param: str) -> str | None:
+    if param == "owner" and method.name in TOKEN_OWNER_METHODS:
+        return "token_owners"
+    return KEY_FOR_PARAM.get(param)
+
+
+def sample_params(ctx: CheckContext, method: Method, *, pick: int = 0) -> Any:
+    """Params a conforming server answers with a result, or `Skip` when no key is known."""
+    if method.params_kind == "none":
+        return None
+    if method.params_kind == "array":
+        return [ctx.fresh_pubkey()]
+    if method.name == "getValidityProof":
+        hashes = ctx.keys["hashes"]
+        if not hashes:
+            raise Skip("no live account hash discovered")
+        return {"hashes": [hashes[pick % len(hashes)]]}
+    params: dict[str, Any] = {}
+    for name in method.param_names:
+        if name in OPTIONAL_FILTERS:
+            continue
+        kind = _kind(method, name)
+        values = ctx.keys[kind] if kind else []
+        if values:
+            params[name] = values[pick % len(values)]
+        elif name in method.required_params:
+            raise Skip(f"no {kind or name} discovered for {method.name}")
+        if name in ("address", "hash") and params:
+            break  # methods taking address or hash take exactly one
+    return params
+
+
+def sample_params_or_none(ctx: CheckContext, method: Method, *, pick: int = 0) -> Any:
+    try:
+        return sample_params(ctx, method, pick=pick)
+    except Skip:
+        return None
+
+
+def items_of(method: Method, value: Any) -> list | None:
+    """The items list of a paginated answer's value, or None when it has none."""
+    if method.pagination is None or not isinstance(value, dict):
+        return None
+    items = value.get(method.pagination.items)
+    return items if isinstance(items, list) else None
+
+
+def item_key(item: Any) -> str:
+    """A stable identity of a list item: account hash, signature, or mint of a balance."""
+    if isinstance(item, dict):
+        if isinstance(item.get("account"), dict):
+            return str(item["account"].get("hash"))
+        for key in ("hash", "signature", "mint"):
+            if key in item:
+                return str(item[key])
+    return repr(item)
+
+
+def fetch_all(ctx: CheckContext, method: Method, params: dict, *, page: int = 100, max_pages: int = 20) -> list:
+    """Every item of a list, following cursors (bounded); `Skip` when the list has no end in reach."""
+    items: list = []
+    cursor = None
+    for _ in range(max_pages):
+        request = {**params, "limit": page} if cursor is None else {**params, "limit": page, "cursor": cursor}
+        answer = ctx.call(method.name, request)
+        batch = items_of(method, answer.value)
+        if batch is None:
+            raise Skip(f"{method.name} gave no list for {params}")
+        items += batch
+        cursor = answer.value.get(method.pagination.cursor)
+        if cursor is None or not batch:
+            return items
+    raise Skip(f"{method.name} list longer than {page * max_pages} items")

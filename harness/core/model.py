@@ -1,0 +1,141 @@
+"""The result model every report is written from: statuses, findings, check results, a run.
+
+Values only: the engine builds them, the reports read them. A finding is frozen and carries
+everything needed to understand and reproduce it without the run that produced it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+__all__ = ["Basis", "CheckResult", "Finding", "Observation", "RunResult", "Status"]
+
+
+class Status(StrEnum):
+    """A verdict; `rank` orders them from harmless to blocking."""
+
+    PASS = "PASS"
+    SKIP = "SKIP"
+    INFO = "INFO"
+    AMBIGUOUS = "AMBIGUOUS"
+    WARN = "WARN"
+    FAIL = "FAIL"
+
+    @property
+    def rank(self) -> int:
+        return _RANKS[self]
+
+    @classmethod
+    def worst(cls, statuses: Any, default: Status | None = None) -> Status:
+        ranked = sorted(statuses, key=lambda s: s.rank)
+        return ranked[-1] if ranked else (default or cls.PASS)
+
+
+_RANKS = {Status.PASS: 0, Status.SKIP: 1, Status.INFO: 2, Status.AMBIGUOUS: 3, Status.WARN: 4, Status.FAIL: 5}
+
+
+class Basis(StrEnum):
+    """What a rule rests on; the profile turns a basis into a status when the rule is broken."""
+
+    SPEC = "spec"  # the spec states it
+    JSON_RPC = "json-rpc"  # JSON-RPC 2.0 or HTTP convention the spec does not restate (a SHOULD)
+    OBSERVED = "observed"  # what the most used indexer does where the spec is silent
+    AMBIGUITY = "ambiguity"  # one reading of a point the spec leaves open
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One broken rule in one answer: what was asked, what came back, what was expected."""
+
+    check_id: str
+    title: str
+    status: Status
+    basis: Basis
+    clauses: tuple[str, ...]
+    method: str | None
+    message: str
+    request: Any = None
+    response: Any = None
+    http_status: int | None = None
+    curl: str | None = None
+    seed: int | None = None
+
+    @property
+    def dedup_key(self) -> tuple:
+        return (self.check_id, self.method, self.title, self.message)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Which reading of an ambiguity a target's answers were consistent with, and how often."""
+
+    ambiguity: str
+    clause: str
+    question: str
+    observed_practice: str
+    counts: dict[str, int]
+    answers: int
+
+    @property
+    def readings(self) -> tuple[str, ...]:
+        """Readings consistent with every answer that touched the point."""
+        return tuple(name for name, count in self.counts.items() if count == self.answers and self.answers)
+
+
+@dataclass
+class CheckResult:
+    """Everything one check produced; its status is the worst of its findings."""
+
+    check_id: str
+    family: str
+    title: str
+    clauses: tuple[str, ...]
+    description: str
+    findings: list[Finding] = field(default_factory=list)
+    runs: int = 0
+    skipped: list[str] = field(default_factory=list)
+    methods: set[str] = field(default_factory=set)
+
+    @property
+    def status(self) -> Status:
+        if self.findings:
+            return Status.worst(f.status for f in self.findings)
+        return Status.PASS if self.runs > len(self.skipped) else Status.SKIP
+
+    @property
+    def skip_reason(self) -> str | None:
+        return "; ".join(sorted(set(self.skipped))) if self.status is Status.SKIP else None
+
+
+@dataclass
+class RunResult:
+    """A whole certification run, as every report renders it."""
+
+    target: str
+    profile: str
+    seed: int
+    spec_version: str
+    started: str
+    duration: float = 0.0
+    requests: int = 0
+    checks: list[CheckResult] = field(default_factory=list)
+    discovered: dict[str, list[str]] = field(default_factory=dict)
+    observations: list[Observation] = field(default_factory=list)
+    interrupted: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for result in self.checks for f in result.findings]
+
+    def counts(self) -> dict[str, int]:
+        tally = {status.value: 0 for status in Status}
+        for result in self.checks:
+            tally[result.status.value] += 1
+        return tally
+
+    def gate(self, threshold: Status = Status.FAIL) -> bool:
+        """True when no finding is at or above the threshold: the target passes the gate."""
+        return all(f.status.rank < threshold.rank for f in self.findings)

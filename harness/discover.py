@@ -1,0 +1,153 @@
+"""Learn what a target holds through the API itself, so checks have real keys to ask about.
+
+latest compression signatures -> transactions with compression info -> opened and closed
+accounts -> their owners, addresses, hashes, trees, token owners, mints and delegates -> the
+owners' live accounts. A vendor adds keys of their own with `--keys FILE` (YAML).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from harness.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    from harness.engine.context import CheckContext
+
+__all__ = ["Keys", "discover", "load_keys_file"]
+
+KEY_KINDS = ("signatures", "hashes", "addresses", "owners", "token_owners", "mints", "delegates", "trees",
+             "closed_hashes", "closed_addresses", "failed_signatures")
+MAX_SIGNATURE_PAGES = 5
+MAX_TRANSACTIONS = 60
+MAX_OWNERS = 12
+
+
+@dataclass
+class Keys:
+    """Keys known to exist on the target (ordered, no duplicates), and the accounts seen live."""
+
+    lists: dict[str, list[str]] = field(default_factory=lambda: {kind: [] for kind in KEY_KINDS})
+    accounts: dict[str, dict] = field(default_factory=dict)  # hash -> CompressedAccount, live
+    token_accounts: dict[str, dict] = field(default_factory=dict)  # hash -> TokenAccount, live
+    transactions: dict[str, dict] = field(default_factory=dict)  # signature -> {opened, closed}
+
+    def add(self, kind: str, *values: Any) -> None:
+        bucket = self.lists[kind]
+        for value in values:
+            if isinstance(value, str) and value and value not in bucket:
+                bucket.append(value)
+
+    def __getitem__(self, kind: str) -> list[str]:
+        return self.lists[kind]
+
+    def summary(self) -> dict[str, list[str]]:
+        return {kind: list(values) for kind, values in self.lists.items()}
+
+
+def load_keys_file(path: Path) -> Keys:
+    """Keys a vendor wants covered: a YAML mapping of kind -> list of base58 strings."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(f"{path}: cannot read keys file: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a keys file is a mapping of kind to a list of keys")
+    keys = Keys()
+    for kind, values in data.items():
+        if kind not in KEY_KINDS or not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            raise ConfigError(f"{path}: {kind!r} must be one of {', '.join(KEY_KINDS)} with a list of strings")
+        keys.add(kind, *values)
+    return keys
+
+
+def discover(ctx: CheckContext) -> None:
+    """Fill `ctx.keys` from the target; every request made here is judged like any other."""
+    _signatures(ctx)
+    for signature in ctx.keys["signatures"][:MAX_TRANSACTIONS]:
+        _transaction(ctx, signature)
+    for owner in ctx.keys["owners"][:MAX_OWNERS]:
+        _owner_accounts(ctx, owner)
+    for owner in ctx.keys["token_owners"][:MAX_OWNERS]:
+        _owner_token_accounts(ctx, owner)
+
+
+def _signatures(ctx: CheckContext) -> None:
+    cursor = None
+    for _ in range(MAX_SIGNATURE_PAGES):
+        params = {"limit": 50} if cursor is None else {"limit": 50, "cursor": cursor}
+        value = ctx.call("getLatestCompressionSignatures", params).value
+        if not isinstance(value, dict) or not isinstance(value.get("items"), list):
+            return
+        ctx.keys.add("signatures", *(i.get("signature") for i in value["items"] if isinstance(i, dict)))
+        cursor = value.get("cursor")
+        if not cursor or not value["items"]:
+            return
+
+
+def _info_of(result: Any) -> dict | None:
+    """The compression info of a transaction answer, whichever reading the target follows."""
+    if isinstance(result, dict) and isinstance(result.get("value"), dict) and "context" in result:
+        result = result["value"]
+    if not isinstance(result, dict):
+        return None
+    info = result.get("compressionInfo", result.get("compression_info"))
+    return info if isinstance(info, dict) else None
+
+
+def token_data_of(item: dict) -> dict | None:
+    data = item.get("optionalTokenData", item.get("maybeTokenData"))
+    return data if isinstance(data, dict) else None
+
+
+def _transaction(ctx: CheckContext, signature: str) -> None:
+    info = _info_of(ctx.call("getTransactionWithCompressionInfo", {"signature": signature}).result)
+    if info is None:
+        return
+    record = {"opened": [], "closed": []}
+    for side in ("openedAccounts", "closedAccounts"):
+        for item in info.get(side) or []:
+            account = item.get("account") if isinstance(item, dict) else None
+            if not isinstance(account, dict):
+                continue
+            _note_account(ctx, account, token_data_of(item), closed=side == "closedAccounts")
+            record["opened" if side == "openedAccounts" else "closed"].append(account.get("hash"))
+    ctx.keys.transactions[signature] = record
+
+
+def _note_account(ctx: CheckContext, account: dict, token: dict | None, *, closed: bool) -> None:
+    keys = ctx.keys
+    keys.add("closed_hashes" if closed else "hashes", account.get("hash"))
+    if closed:
+        keys.add("closed_addresses", account.get("address"))
+    else:
+        keys.add("addresses", account.get("address"))
+    keys.add("owners", account.get("owner"))
+    keys.add("trees", account.get("tree"))
+    if token:
+        keys.add("token_owners", token.get("owner"))
+        keys.add("mints", token.get("mint"))
+        keys.add("delegates", token.get("delegate"))
+
+
+def _owner_accounts(ctx: CheckContext, owner: str) -> None:
+    value = ctx.call("getCompressedAccountsByOwner", {"owner": owner, "limit": 100}).value
+    for account in (value or {}).get("items") or [] if isinstance(value, dict) else []:
+        if isinstance(account, dict) and isinstance(account.get("hash"), str):
+            ctx.keys.accounts[account["hash"]] = account
+            ctx.keys.add("hashes", account["hash"])
+            ctx.keys.add("addresses", account.get("address"))
+
+
+def _owner_token_accounts(ctx: CheckContext, owner: str) -> None:
+    value = ctx.call("getCompressedTokenAccountsByOwner", {"owner": owner, "limit": 100}).value
+    for item in (value or {}).get("items") or [] if isinstance(value, dict) else []:
+        account = item.get("account") if isinstance(item, dict) else None
+        if isinstance(account, dict) and isinstance(account.get("hash"), str):
+            ctx.keys.token_accounts[account["hash"]] = item
+            _note_account(ctx, account, item.get("tokenData") if isinstance(item.get("tokenData"), dict) else None,
+                          closed=False)

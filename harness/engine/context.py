@@ -1,0 +1,160 @@
+"""What a check sees: the contract, the profile, the discovered keys, and a way to ask the target.
+
+Every call made through `CheckContext.call` is an `Answer`, and every answer is also handed
+to the answer checks, so a request made by any check is judged by all of them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.core.failures import CheckFailure, Skip
+from harness.core.model import Basis
+from harness.core.profile import Profile
+from harness.discover import Keys
+from harness.target import NOT_JSON, OMIT, Exchange, Target
+from ledger_crypto import b58encode
+from schema import Contract, Method
+
+__all__ = ["Answer", "CheckContext"]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A JSON-RPC call and what came back, with the shortcuts checks need."""
+
+    method: str
+    params: Any
+    exchange: Exchange
+
+    @property
+    def body(self) -> Any:
+        """The parsed body, or None when it is not JSON."""
+        return None if self.exchange.json is NOT_JSON else self.exchange.json
+
+    @property
+    def has_result(self) -> bool:
+        return isinstance(self.body, dict) and "result" in self.body and "error" not in self.body
+
+    @property
+    def result(self) -> Any:
+        return self.body.get("result") if isinstance(self.body, dict) else None
+
+    @property
+    def error(self) -> dict | None:
+        """The JSON-RPC error object, when the answer is one."""
+        body = self.body
+        if isinstance(body, dict) and isinstance(body.get("error"), dict):
+            return body["error"]
+        return None
+
+    @property
+    def value(self) -> Any:
+        """`result.value` of a state query (None when absent)."""
+        result = self.result
+        return result.get("value") if isinstance(result, dict) else None
+
+    @property
+    def status(self) -> int | None:
+        return self.exchange.status
+
+    @property
+    def context_slot(self) -> int | None:
+        """`result.context.slot` when the answer carries an integer one."""
+        result = self.result
+        context = result.get("context") if isinstance(result, dict) else None
+        slot = context.get("slot") if isinstance(context, dict) else None
+        return slot if type(slot) is int else None
+
+
+@dataclass
+class CheckContext:
+    """Per-run state shared by all checks; one instance per run."""
+
+    contract: Contract
+    profile: Profile
+    target: Target
+    keys: Keys
+    seed: int
+    on_answer: Callable[[CheckContext, Answer], None]
+    max_requests: int | None = None
+    cache: dict[str, Any] = field(default_factory=dict)
+    max_context_slot: int | None = None
+    """Highest `context.slot` answered so far in the run (every call updates it)."""
+    previous_context_slot: int | None = None
+    """The highest before the latest answer, so answer checks can see a slot going backwards."""
+    readings_seen: dict[str, Counter] = field(default_factory=dict)
+    answers_seen: dict[str, int] = field(default_factory=dict)
+    _counter: int = 0
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.readings = self.profile.readings(self.contract)
+
+    # -- asking the target -------------------------------------------------------------
+    def call(self, method: str, params: Any = OMIT, *, id: Any = None, path_form: str = "root",
+             judge: bool = True) -> Answer:
+        """Send one JSON-RPC request; the answer checks judge it unless `judge` is False."""
+        self._spend()
+        self._counter += 1
+        request_id = f"csi-{self._counter}" if id is None else id
+        exchange = self.target.call(method, params, id=request_id, path_form=path_form)
+        answer = Answer(method, None if params is OMIT else params, exchange)
+        self.previous_context_slot = self.max_context_slot
+        slot = answer.context_slot
+        if slot is not None and (self.max_context_slot is None or slot > self.max_context_slot):
+            self.max_context_slot = slot
+        if judge:
+            self.on_answer(self, answer)
+        return answer
+
+    def send(self, payload: Any, **kwargs: Any) -> Exchange:
+        """Send a raw payload (bad JSON, a batch, no key) for envelope and transport checks."""
+        self._spend()
+        return self.target.send(payload, **kwargs)
+
+    def _spend(self) -> None:
+        if self.max_requests is not None and self.target.requests_sent >= self.max_requests:
+            raise Skip(f"request budget of {self.max_requests} spent")
+
+    # -- judging -----------------------------------------------------------------------
+    def method(self, name: str) -> Method:
+        return self.contract.method(name)
+
+    def fail(self, title: str, *, expected: str, received: str, answer: Answer | None = None,
+             basis: Basis | None = None) -> None:
+        raise CheckFailure(title, expected=expected, received=received, answer=answer, basis=basis,
+                           method=answer.method if answer else None)
+
+    def expect_result(self, answer: Answer, what: str) -> Any:
+        """The result of an answer that must succeed; a failure otherwise."""
+        if not answer.has_result:
+            self.fail(f"{what} did not succeed", expected="a JSON-RPC result",
+                      received=describe(answer), answer=answer)
+        return answer.result
+
+    def observe(self, ambiguity: str, readings: tuple[str, ...]) -> None:
+        """Record that one answer touching `ambiguity` was consistent with `readings`."""
+        self.readings_seen.setdefault(ambiguity, Counter()).update(readings)
+        self.answers_seen[ambiguity] = self.answers_seen.get(ambiguity, 0) + 1
+
+    def fresh_pubkey(self) -> str:
+        """A random 32-byte key (byte 0 zero, so it is also a valid new address) no ledger holds."""
+        return b58encode(b"\x00" + self.rng.randbytes(31))
+
+
+def describe(answer: Answer, limit: int = 300) -> str:
+    """A one-line account of an answer for `Received:`."""
+    ex = answer.exchange
+    if ex.error:
+        return f"transport error: {ex.error}"
+    if ex.json is NOT_JSON:
+        return f"HTTP {ex.status}, not JSON ({ex.json_error})"
+    if answer.error is not None:
+        return f"HTTP {ex.status}, error {answer.error.get('code')}: {str(answer.error.get('message'))[:limit]}"
+    text = repr(answer.body)
+    return f"HTTP {ex.status}, {text[:limit]}{'…' if len(text) > limit else ''}"

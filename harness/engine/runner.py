@@ -1,0 +1,171 @@
+"""Run the registered checks against a target and build the `RunResult`.
+
+The runner knows no check by name: it takes the registry's selection, runs active checks
+(once, or once per method they select), hands every answer to the answer checks, and turns
+what they raise into findings. It emits typed events that the console and reports consume.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from harness.core.errors import PreconditionUnmet
+from harness.core.failures import CheckFailure, Skip
+from harness.core.model import CheckResult, Finding, Observation, RunResult
+from harness.core.profile import Profile
+from harness.core.registry import REGISTRY, CheckSpec, Registry
+from harness.discover import Keys, discover
+from harness.engine.context import Answer, CheckContext
+from harness.engine.events import CheckFinished, CheckStarted, Event, RunFinished, RunStarted
+from harness.target import NOT_JSON, Exchange, Target
+from schema import Contract
+
+__all__ = ["RunConfig", "run"]
+
+
+@dataclass
+class RunConfig:
+    """What to run and how; built by `csi run` from its flags."""
+
+    profile: Profile
+    seed: int = 0
+    only: list[str] = field(default_factory=list)
+    skip: list[str] = field(default_factory=list)
+    keys: Keys | None = None
+    max_requests: int | None = None
+
+
+def run(target: Target, config: RunConfig, *, contract: Contract | None = None, registry: Registry = REGISTRY,
+        on_event: Callable[[Event], None] = lambda event: None) -> RunResult:
+    """Certify one target; raises `TargetError` only when it cannot be certified at all."""
+    contract = contract or Contract.default()
+    specs = registry.select(config.only, config.skip)
+    methods = _methods(contract, config.only)
+    results = {spec.id: CheckResult(spec.id, spec.family, spec.description, spec.clauses, spec.description)
+               for spec in specs}
+    answer_specs = [spec for spec in specs if spec.kind == "answer"]
+    outcome = RunResult(target=target.redactor.url(target.base_url), profile=config.profile.name, seed=config.seed,
+                        spec_version=contract.version, started=datetime.now(UTC).isoformat(timespec="seconds"))
+
+    def on_answer(ctx: CheckContext, answer: Answer) -> None:
+        if methods and answer.method not in methods:
+            return
+        for spec in answer_specs:
+            results[spec.id].runs += 1
+            results[spec.id].methods.add(answer.method)
+            _guarded(ctx, spec, results[spec.id], lambda s=spec: s.function(ctx, answer), answer.method)
+
+    ctx = CheckContext(contract, config.profile, target, config.keys or Keys(), config.seed, on_answer,
+                       config.max_requests)
+    started = time.monotonic()
+    on_event(RunStarted(total=len(specs) - len(answer_specs)))
+    try:
+        _preflight(ctx)
+        discover(ctx)
+        for spec in specs:
+            if spec.kind == "active":
+                on_event(CheckStarted(spec.id))
+                _run_active(ctx, spec, results[spec.id], methods)
+                on_event(CheckFinished(results[spec.id]))
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+    outcome.duration = time.monotonic() - started
+    outcome.requests = target.requests_sent
+    outcome.checks = list(results.values())
+    outcome.discovered = ctx.keys.summary()
+    outcome.observations = _observations(ctx)
+    on_event(RunFinished(outcome))
+    return outcome
+
+
+def _methods(contract: Contract, only: Iterable[str]) -> set[str]:
+    return {token for token in only if token in contract.methods}
+
+
+def _preflight(ctx: CheckContext) -> None:
+    """The target must answer at all: no connection or no answer ends the run with exit code 3."""
+    exchange = ctx.call("getIndexerSlot", judge=False).exchange
+    failure = exchange.target_error()
+    if failure is not None:
+        raise failure
+    if exchange.status is None:
+        raise PreconditionUnmet(f"no HTTP answer to getIndexerSlot: {exchange.error}")
+
+
+def _run_active(ctx: CheckContext, spec: CheckSpec, result: CheckResult, methods: set[str]) -> None:
+    if spec.methods is None:
+        result.runs += 1
+        _guarded(ctx, spec, result, lambda: spec.function(ctx), None)
+        return
+    for method in ctx.contract.methods.values():
+        if spec.applies_to(method) and (not methods or method.name in methods):
+            result.runs += 1
+            result.methods.add(method.name)
+            _guarded(ctx, spec, result, lambda m=method: spec.function(ctx, m), method.name)
+
+
+def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Callable[[], object],
+             method: str | None) -> None:
+    """Run one check body; what it raises becomes a finding or a skip, never a crash of the run."""
+    try:
+        body()
+    except CheckFailure as failure:
+        _record(result, _finding(ctx, spec, failure, method))
+    except Skip as skip:
+        result.skipped.append(skip.reason)
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:  # a check that cannot finish must not pass silently
+        failure = CheckFailure("Check could not complete", expected="the check to run to its end",
+                               received=ctx.target.redactor.text(f"{type(exc).__name__}: {exc}"))
+        _record(result, _finding(ctx, spec, failure, method))
+
+
+def _finding(ctx: CheckContext, spec: CheckSpec, failure: CheckFailure, method: str | None) -> Finding:
+    basis = failure.basis or spec.basis
+    answer = failure.answer
+    exchange = answer.exchange if answer is not None else None
+    return Finding(
+        check_id=spec.id,
+        title=failure.title,
+        status=ctx.profile.status_for(basis),
+        basis=basis,
+        clauses=failure.clauses or spec.clauses,
+        method=failure.method or method,
+        message=ctx.target.redactor.text(failure.message),
+        request=exchange.request if exchange else None,
+        response=_response_of(exchange),
+        http_status=exchange.status if exchange else None,
+        curl=exchange.curl() if exchange else None,
+        seed=ctx.seed,
+    )
+
+
+def _response_of(exchange: Exchange | None) -> object:
+    if exchange is None:
+        return None
+    if exchange.error:
+        return {"transport_error": exchange.error}
+    if exchange.json is NOT_JSON:
+        return {"body": exchange.body[:2000].decode("utf-8", "replace"), "json_error": exchange.json_error}
+    return exchange.json
+
+
+def _observations(ctx: CheckContext) -> list[Observation]:
+    """Which readings the target's answers followed, for every ambiguity an answer touched."""
+    observations = []
+    for amb_id, counts in sorted(ctx.readings_seen.items()):
+        amb = ctx.contract.ambiguity(amb_id)
+        observations.append(Observation(amb.id, amb.clause, amb.question, amb.observed,
+                                        {name: counts.get(name, 0) for name in amb.readings},
+                                        ctx.answers_seen.get(amb_id, 0)))
+    return observations
+
+
+def _record(result: CheckResult, finding: Finding) -> None:
+    """Keep one finding per dedup key: the same fault in many answers is reported once."""
+    if all(existing.dedup_key != finding.dedup_key for existing in result.findings):
+        result.findings.append(finding)

@@ -1,0 +1,123 @@
+"""`report.json`: the whole run as one JSON document, in the format `report.schema.json` documents.
+
+Every value comes from the `RunResult` as the engine built it (already redacted); the only
+changes are the ones `values.jsonable` makes so that the file can be written at all. Integers
+in requests and answers stay exact: the document is written with `schema.jsonio.dumps`.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from harness.core.model import CheckResult, Finding, Observation, RunResult, Status
+from harness.report.values import jsonable
+from harness.report.write import write_atomic
+from schema import jsonio
+
+__all__ = ["FORMAT_VERSION", "REPORT_NAME", "TOOL_NAME", "gate_summary", "to_json", "tool_version", "write_json"]
+
+FORMAT_VERSION = 1
+"""Raised when a field changes meaning or disappears; adding a field keeps the version."""
+TOOL_NAME = "csi-conformance"
+REPORT_NAME = "report.json"
+_EXCHANGE_DEPTH = jsonio.MAX_DEPTH - 3
+"""Requests and responses sit three levels down (report, findings, finding): the file stays readable."""
+
+
+def tool_version() -> str:
+    """The installed kit's version, or `unknown` when run from a tree that was never installed."""
+    try:
+        return version(TOOL_NAME)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def gate_summary(result: RunResult, threshold: Status = Status.FAIL) -> dict[str, Any]:
+    """The CI verdict: passed when no finding is at or above `threshold`, and how many are."""
+    blocking = sum(1 for finding in result.findings if finding.status.rank >= threshold.rank)
+    return {"threshold": threshold.value, "passed": result.gate(threshold), "blocking": blocking}
+
+
+def to_json(result: RunResult, *, gate: Status = Status.FAIL) -> dict[str, Any]:
+    """The run as plain JSON values, ready for `jsonio.dumps`."""
+    return jsonable({
+        "format_version": FORMAT_VERSION,
+        "tool": {"name": TOOL_NAME, "version": tool_version()},
+        "target": result.target,
+        "seed": result.seed,
+        "profile": result.profile,
+        "spec_version": result.spec_version,
+        "started": result.started,
+        "duration": round(result.duration, 3),
+        "requests": result.requests,
+        "interrupted": result.interrupted,
+        "notes": [note for note in result.notes],
+        "summary": {"checks": result.counts(), "findings": _finding_counts(result.findings)},
+        "gate": gate_summary(result, gate),
+        "discovered": {kind: list(keys) for kind, keys in sorted(result.discovered.items())},
+        "checks": [_check(check) for check in result.checks],
+        "findings": [_finding(finding) for finding in result.findings],
+        "observations": [_observation(observation) for observation in result.observations],
+    })
+
+
+def write_json(result: RunResult, directory: Path, *, gate: Status = Status.FAIL) -> Path:
+    """Write `report.json` into `directory` atomically and return its path."""
+    path = Path(directory) / REPORT_NAME
+    write_atomic(path, jsonio.dumps(to_json(result, gate=gate)) + "\n")
+    return path
+
+
+def _finding_counts(findings: list[Finding]) -> dict[str, int]:
+    tally = {status.value: 0 for status in Status}
+    for finding in findings:
+        tally[finding.status.value] += 1
+    return tally
+
+
+def _check(check: CheckResult) -> dict[str, Any]:
+    status = check.status
+    return {
+        "id": check.check_id,
+        "family": check.family,
+        "title": check.title,
+        "clauses": list(check.clauses),
+        "description": check.description,
+        "status": status.value,
+        "runs": check.runs,
+        "skip_reason": (check.skip_reason or "not run") if status is Status.SKIP else None,
+        "methods": sorted(check.methods),
+        "findings": len(check.findings),
+    }
+
+
+def _finding(finding: Finding) -> dict[str, Any]:
+    """One finding as JSON values; request and response are kept as the target's JSON."""
+    return {
+        "check_id": finding.check_id,
+        "title": finding.title,
+        "status": finding.status.value,
+        "basis": finding.basis.value,
+        "clauses": list(finding.clauses),
+        "method": finding.method,
+        "message": finding.message,
+        "request": jsonable(finding.request, _EXCHANGE_DEPTH),
+        "response": jsonable(finding.response, _EXCHANGE_DEPTH),
+        "http_status": finding.http_status,
+        "curl": finding.curl,
+        "seed": finding.seed,
+    }
+
+
+def _observation(observation: Observation) -> dict[str, Any]:
+    return {
+        "ambiguity": observation.ambiguity,
+        "clause": observation.clause,
+        "question": observation.question,
+        "observed_practice": observation.observed_practice,
+        "counts": dict(observation.counts),
+        "answers": observation.answers,
+        "readings": list(observation.readings),
+    }

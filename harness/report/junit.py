@@ -1,0 +1,137 @@
+"""`junit.xml`: the run as JUnit XML, one test suite per family and one test case per check.
+
+How statuses map, so that CI systems show every finding but fail only on the gate:
+
+| check status                        | JUnit                                                        |
+|-------------------------------------|--------------------------------------------------------------|
+| at or above the gate (FAIL default) | `<failure message="title" type="FAIL">`: the findings, curl  |
+| below the gate (WARN, AMBIGUOUS, INFO) | a passing test case; findings in `<system-out>`, and        |
+|                                     | `status` and `finding` properties on the test case           |
+| SKIP                                | `<skipped message="reason">`                                 |
+| PASS                                | a plain test case                                            |
+
+Findings below the gate in a failing test case also go to `<system-out>`. `errors` is always 0:
+a check that cannot finish is a finding of the run, reported like any other. Text is made
+XML-safe (`values.xml_text`) because answers can carry characters XML 1.0 cannot hold.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from datetime import UTC, datetime
+from pathlib import Path
+
+from harness.core.model import CheckResult, Finding, RunResult, Status
+from harness.core.registry import FAMILIES
+from harness.report.values import xml_text
+from harness.report.write import write_atomic
+
+__all__ = ["JUNIT_NAME", "build_junit", "finding_text", "write_junit"]
+
+JUNIT_NAME = "junit.xml"
+
+
+def write_junit(result: RunResult, directory: Path, *, gate: Status = Status.FAIL) -> Path:
+    """Write `junit.xml` into `directory` atomically and return its path."""
+    root = build_junit(result, gate=gate)
+    ET.indent(root)
+    path = Path(directory) / JUNIT_NAME
+    write_atomic(path, ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n")
+    return path
+
+
+def build_junit(result: RunResult, *, gate: Status = Status.FAIL) -> ET.Element:
+    """The `<testsuites>` element of a run."""
+    by_family: dict[str, list[CheckResult]] = defaultdict(list)
+    for check in result.checks:
+        by_family[check.family].append(check)
+    order = [family for family in FAMILIES if family in by_family]
+    order += sorted(family for family in by_family if family not in FAMILIES)
+    root = ET.Element("testsuites", name="csi-conformance", time=f"{result.duration:.3f}")
+    for family in order:
+        root.append(_suite(result, family, by_family[family], gate))
+    _count(root, root.findall("testsuite"))
+    return root
+
+
+def _suite(result: RunResult, family: str, checks: list[CheckResult], gate: Status) -> ET.Element:
+    suite = ET.Element("testsuite", name=f"csi.{family}")
+    stamp = _timestamp(result.started)
+    if stamp:
+        suite.set("timestamp", stamp)
+    properties = ET.SubElement(suite, "properties")
+    for name, value in (("target", result.target), ("profile", result.profile), ("seed", result.seed),
+                        ("spec_version", result.spec_version), ("gate", gate.value),
+                        ("interrupted", str(result.interrupted).lower())):
+        ET.SubElement(properties, "property", name=name, value=xml_text(value))
+    for check in checks:
+        suite.append(_case(check, family, gate))
+    _count(suite, [suite])
+    return suite
+
+
+def _timestamp(started: str) -> str | None:
+    """The start in UTC without an offset, as the Ant JUnit schema wants it; None when unreadable."""
+    try:
+        moment = datetime.fromisoformat(started)
+    except ValueError:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.isoformat(timespec="seconds")
+
+
+def _count(element: ET.Element, suites: list[ET.Element]) -> None:
+    cases = [case for suite in suites for case in suite.findall("testcase")]
+    element.set("tests", str(len(cases)))
+    element.set("failures", str(sum(1 for case in cases if case.find("failure") is not None)))
+    element.set("errors", "0")
+    element.set("skipped", str(sum(1 for case in cases if case.find("skipped") is not None)))
+
+
+def _case(check: CheckResult, family: str, gate: Status) -> ET.Element:
+    case = ET.Element("testcase", classname=f"csi.{family}", name=check.check_id)
+    status = check.status
+    if status is Status.SKIP:
+        ET.SubElement(case, "skipped", message=xml_text(check.skip_reason or "not run"))
+        return case
+    blocking = [f for f in check.findings if f.status.rank >= gate.rank]
+    shown = [f for f in check.findings if f.status.rank < gate.rank]
+    if blocking:
+        titles = list(dict.fromkeys(f.title for f in blocking))
+        message = titles[0] + (f" (+{len(titles) - 1} more)" if len(titles) > 1 else "")
+        failure = ET.SubElement(case, "failure", message=xml_text(message), type=Status.worst(
+            f.status for f in blocking).value)
+        failure.text = xml_text("\n\n".join(finding_text(f) for f in blocking))
+    if check.findings:
+        _properties(case, check)
+    if shown:
+        ET.SubElement(case, "system-out").text = xml_text("\n\n".join(finding_text(f) for f in shown))
+    return case
+
+
+def _properties(case: ET.Element, check: CheckResult) -> None:
+    properties = ET.Element("properties")
+    ET.SubElement(properties, "property", name="status", value=check.status.value)
+    ET.SubElement(properties, "property", name="clauses", value=" ".join(check.clauses))
+    for finding in check.findings:
+        where = f" ({finding.method})" if finding.method else ""
+        ET.SubElement(properties, "property", name="finding",
+                      value=xml_text(f"{finding.status.value}: {finding.title}{where}"))
+    case.insert(0, properties)
+
+
+def finding_text(finding: Finding) -> str:
+    """A finding as plain text lines: status and title, where, the message, and how to reproduce it."""
+    lines = [f"[{finding.status.value}] {finding.title}",
+             f"check: {finding.check_id}  method: {finding.method or '-'}  clauses: {' '.join(finding.clauses)}"
+             f"  basis: {finding.basis.value}",
+             finding.message]
+    if finding.http_status is not None:
+        lines.append(f"HTTP status: {finding.http_status}")
+    if finding.curl:
+        lines.append(f"Reproduce: {finding.curl}")
+    if finding.seed is not None:
+        lines.append(f"Seed: {finding.seed}")
+    return "\n".join(lines)

@@ -1,0 +1,345 @@
+"""`Target`: the harness's only way to talk to an endpoint.
+
+Every call returns an `Exchange`, whatever the target does; see `failures` for how transport
+failures are named. Per HTTP request (a redirect hop or a 429 retry is a new request) the
+target gets `timeout` seconds in total, body included.
+
+Redirects are never followed by httpx. A redirect to another origin (scheme, host, port) is
+refused and never sent the key. A same-origin 307 or 308 is followed with the same method and
+body, as those codes require, keeping the api-key, up to `max_redirects` hops, and a hop back
+to a URL already visited is a loop. A 301, 302 or 303 is recorded as it is, not followed: those
+codes allow the client to switch to GET, which would drop the JSON-RPC body, so following them
+would be guessing what the target meant; the checks judge the 30x.
+
+Cookies are never kept, so each request stands alone and `Exchange.curl()` repeats it
+exactly. Proxies from the environment are not used (`trust_env=False`).
+
+Not thread-safe: one Target per thread.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from typing import Any, Literal
+from urllib.parse import quote
+
+import httpx
+
+from harness.core.errors import UsageError
+from harness.redact import REDACTED, Redactor
+from harness.target.body import UnsupportedEncoding, parse_json, read_capped
+from harness.target.exchange import NOT_JSON, OMIT, ErrorKind, Exchange
+from harness.target.failures import describe
+from harness.target.pacing import Pacer, backoff_delay
+from harness.target.transport import DeadlineTransport, deadline
+from schema.jsonio import dumps
+
+__all__ = ["Target"]
+
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_SAME_BODY_REDIRECTS = frozenset({307, 308})
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_HEADERS = {"user-agent": "csi-conformance", "accept-encoding": "identity"}
+
+
+@dataclass(frozen=True)
+class _Request:
+    """What the caller asked to send."""
+
+    method: str | None
+    path: str  # as shown in the Exchange
+    wire_path: str  # as put in the URL
+    request: Any
+    body: bytes
+    content_type: str | None
+    http_method: str
+    with_key: bool
+
+
+@dataclass
+class _Answer:
+    """What one attempt (a request and its same-origin redirect hops) produced."""
+
+    status: int | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytearray = field(default_factory=bytearray)
+    complete: bool = False
+    error: str | None = None
+    kind: ErrorKind | None = None
+    hops: list[str] = field(default_factory=list)
+
+
+class Target:
+    """An HTTP client for one JSON-RPC endpoint that turns every behaviour of it into an `Exchange`."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        timeout: float = 10.0,
+        max_response_bytes: int = 8 * 1024 * 1024,
+        rate: float | None = None,
+        max_429_retries: int = 3,
+        max_backoff: float = 5.0,
+        max_redirects: int = 5,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        """Raises UsageError for a base URL or a bound that cannot work; nothing is sent yet.
+
+        `base_url` may carry a path prefix and query members, which every request keeps; an
+        `api-key` in it is used when `api_key` is not given, and redacted either way.
+        `timeout` is the total deadline of one HTTP request, body included; `rate` is in
+        requests per second. `transport` replaces the network (tests, in-process servers); the
+        deadline is then enforced between body chunks only, as the transport may have no socket.
+        """
+        _require(timeout > 0, "timeout must be positive")
+        _require(max_response_bytes > 0, "max_response_bytes must be positive")
+        _require(rate is None or rate > 0, "rate must be positive")
+        _require(min(max_429_retries, max_redirects) >= 0 and max_backoff >= 0, "retry bounds must not be negative")
+        self._base, self._query, url_key = _split_base_url(base_url)
+        self._key = api_key if api_key is not None else url_key
+        self.redactor = Redactor(k for k in (self._key, url_key) if k)
+        self._timeout = timeout
+        self._cap = max_response_bytes
+        self._max_retries = max_429_retries
+        self._max_backoff = max_backoff
+        self._max_redirects = max_redirects
+        self._pacer = Pacer(rate)
+        self._sent = 0
+        self._client = httpx.Client(
+            transport=transport or DeadlineTransport(),
+            follow_redirects=False,
+            trust_env=False,
+            timeout=httpx.Timeout(timeout),
+            headers=_HEADERS,
+            cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),  # stateless: what curl() repeats is all
+        )
+
+    @property
+    def api_key(self) -> str | None:
+        """"REDACTED" when a key is configured, else None: enough to ask whether there is one.
+
+        The key itself is not part of the public surface, so it cannot end up in a report by accident.
+        """
+        return REDACTED if self._key else None
+
+    @property
+    def base_url(self) -> str:
+        """The root URL requests go to, api-key REDACTED: safe to print."""
+        return self.redactor.url(self._url("/", with_key=True))
+
+    @property
+    def requests_sent(self) -> int:
+        """HTTP requests put on the wire so far, redirect hops and retries included."""
+        return self._sent
+
+    def call(
+        self, method: str, params: Any = OMIT, *, id: Any = "csi-1", path_form: Literal["root", "method"] = "root"
+    ) -> Exchange:
+        """Send one JSON-RPC 2.0 request (§4.1) to `/` or to `/<method>`; `OMIT` leaves a member out."""
+        if path_form not in ("root", "method"):
+            raise ValueError(f"path_form must be 'root' or 'method', not {path_form!r}")
+        payload: dict[str, Any] = {"jsonrpc": "2.0"}
+        if id is not OMIT:
+            payload["id"] = id
+        payload["method"] = method
+        if params is not OMIT:
+            payload["params"] = params
+        by_method = path_form == "method"
+        return self._exchange(_Request(
+            method=method,
+            path=f"/{method}" if by_method else "/",
+            wire_path=f"/{quote(method, safe='')}" if by_method else "/",
+            request=payload,
+            body=dumps(payload).encode(),
+            content_type="application/json",
+            http_method="POST",
+            with_key=True,
+        ))
+
+    def send(
+        self,
+        payload: bytes | str | Any,
+        *,
+        path: str = "/",
+        content_type: str | None = "application/json",
+        http_method: str = "POST",
+        with_key: bool = True,
+    ) -> Exchange:
+        """Send anything, for envelope and transport checks: bytes or text as is, any other value as JSON.
+
+        `path` is put in the URL as given (after the base URL's own path), so it may hold
+        deliberate oddities; `with_key=False` leaves the api-key out.
+        """
+        if isinstance(payload, bytes):
+            body, request = payload, payload.decode("utf-8", "backslashreplace")
+        elif isinstance(payload, str):
+            body, request = payload.encode("utf-8", "surrogatepass"), payload
+        else:
+            body, request = dumps(payload).encode(), payload
+        method = payload.get("method") if isinstance(payload, dict) else None
+        path = path if path.startswith("/") else f"/{path}"
+        return self._exchange(_Request(
+            method=method if isinstance(method, str) else None,
+            path=path,
+            wire_path=path,
+            request=request,
+            body=body,
+            content_type=content_type,
+            http_method=http_method.upper(),
+            with_key=with_key,
+        ))
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> Target:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _exchange(self, sent: _Request) -> Exchange:
+        """One logical exchange: an attempt, then 429 retries while the target keeps refusing."""
+        url = self._url(sent.wire_path, sent.with_key)
+        started, paced = time.monotonic(), self._pacer.waited
+        retries = 0
+        while True:
+            answer = self._attempt(sent, url)
+            if answer.status != 429 or answer.error is not None:
+                break
+            if retries >= self._max_retries:
+                _failed(answer, "rate-limited", f"rate limited: 429 persisted after {retries} retries")
+                break
+            time.sleep(backoff_delay(answer.headers.get("retry-after"), retries, self._max_backoff))
+            retries += 1
+        elapsed = time.monotonic() - started - (self._pacer.waited - paced)
+        return self._record(sent, url, answer, retries, elapsed)
+
+    def _attempt(self, sent: _Request, url: str) -> _Answer:
+        """Send, then follow same-origin 307/308 redirects as the module docstring describes."""
+        visited = {_normal(url)}
+        hops: list[str] = []
+        while True:
+            answer = self._once(sent, url)
+            answer.hops = hops
+            location = answer.headers.get("location")
+            if answer.error is not None or answer.status not in _REDIRECTS or location is None:
+                return answer
+            try:
+                here, there = httpx.URL(url), httpx.URL(url).join(location.strip())
+            except (httpx.InvalidURL, ValueError, TypeError):
+                return _failed(answer, "redirect", f"redirect to an unusable location: {self.redactor.url(location)}")
+            if _origin(there) != _origin(here):
+                return _failed(answer, "redirect", f"redirect to another host refused: {self.redactor.url(location)}")
+            if answer.status not in _SAME_BODY_REDIRECTS:
+                return answer
+            url = self._keep_key(there, sent.with_key)
+            if url in visited:
+                return _failed(answer, "redirect", f"redirect loop: back to {self.redactor.url(url)}")
+            if len(hops) >= self._max_redirects:
+                return _failed(answer, "redirect", f"too many redirects: more than {self._max_redirects}")
+            visited.add(url)
+            hops.append(self.redactor.url(url))
+
+    def _once(self, sent: _Request, url: str) -> _Answer:
+        """One HTTP request on the wire, within the total deadline and the size cap."""
+        self._pacer.wait()
+        self._sent += 1
+        answer = _Answer()
+        headers = {"content-type": sent.content_type} if sent.content_type is not None else {}
+        with deadline(self._timeout) as deadline_at:
+            try:
+                with self._client.stream(sent.http_method, url, content=sent.body or None, headers=headers) as resp:
+                    answer.status = resp.status_code
+                    answer.headers = {k.lower(): self.redactor.text(v) for k, v in resp.headers.items()}
+                    if read_capped(resp, self._cap, deadline_at, answer.body):
+                        return _failed(answer, "too-large", f"response over {self._cap} bytes")
+                answer.complete = True
+            except UnsupportedEncoding as exc:
+                _failed(answer, "encoding", str(exc))
+            except Exception as exc:  # the boundary: see failures.describe
+                kind, message = describe(exc, timeout=self._timeout)
+                if kind == "timeout":
+                    message += " (no response)" if answer.status is None else f" ({len(answer.body)} body bytes read)"
+                _failed(answer, kind, self.redactor.text(message))
+        return answer
+
+    def _record(self, sent: _Request, url: str, answer: _Answer, retries: int, elapsed: float) -> Exchange:
+        body = self.redactor.bytes(bytes(answer.body))
+        if answer.complete:
+            value, json_error = parse_json(body, answer.headers.get("content-type"))
+        else:
+            value, json_error = NOT_JSON, f"not parsed: {answer.error}"
+        return Exchange(
+            method=sent.method,
+            path=sent.path,
+            url=self.redactor.url(url),
+            request=sent.request,
+            status=answer.status,
+            headers=answer.headers,
+            body=body,
+            elapsed=elapsed,
+            json=value,
+            json_error=json_error,
+            error=answer.error,
+            error_kind=answer.kind,
+            retries=retries,
+            redirects=tuple(answer.hops),
+            http_method=sent.http_method,
+            content_type=sent.content_type,
+            sent=sent.body,
+        )
+
+    def _url(self, wire_path: str, with_key: bool) -> str:
+        query = list(self._query)
+        if with_key and self._key:
+            query.append(f"api-key={quote(self._key, safe='')}")
+        return f"{self._base}{wire_path}" + (f"?{'&'.join(query)}" if query else "")
+
+    def _keep_key(self, there: httpx.URL, with_key: bool) -> str:
+        """The redirect target, with our api-key added when the location dropped it (same origin only)."""
+        if not with_key or not self._key or "api-key" in there.params:
+            return str(there)
+        extra = f"api-key={quote(self._key, safe='')}"
+        query = there.query.decode("ascii")
+        return str(there.copy_with(query=(f"{query}&{extra}" if query else extra).encode("ascii")))
+
+
+def _failed(answer: _Answer, kind: ErrorKind, message: str) -> _Answer:
+    answer.kind, answer.error = kind, message
+    return answer
+
+
+def _normal(url: str) -> str:
+    """`url` as httpx writes it, so that a Location can be compared with the URL first built here."""
+    try:
+        return str(httpx.URL(url))
+    except httpx.InvalidURL:
+        return url  # unsendable: the request fails and no redirect is read
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return url.scheme, url.host.lower(), url.port or _DEFAULT_PORTS.get(url.scheme)
+
+
+def _split_base_url(base_url: str) -> tuple[str, list[str], str | None]:
+    """(scheme://host[:port][/prefix] without a trailing slash, other query members, api-key in the URL)."""
+    try:
+        url = httpx.URL(base_url)
+    except httpx.InvalidURL as exc:
+        raise UsageError(f"not a usable base URL: {exc}") from exc
+    _require(url.scheme in _DEFAULT_PORTS and bool(url.host), "the base URL must be http:// or https:// with a host")
+    members = [m for m in url.query.decode("ascii").split("&") if m]
+    others = [m for m in members if m.split("=", 1)[0] != "api-key"]
+    key = url.params.get("api-key") or None
+    base = str(url.copy_with(query=None, fragment=None)).rstrip("/")
+    return base, others, key
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise UsageError(message)

@@ -1,0 +1,419 @@
+"""BN254 (alt_bn128) points in the compressed form of a Groth16 validity proof.
+
+`compressedProof` is `{a: 32 bytes, b: 64 bytes, c: 32 bytes}` (ledger-facts.md, "Validity
+proofs"): the x coordinate big-endian, G2's x as c1 ‖ c0, 0x80 on byte 0 when y is the larger of
+its two roots, 0x40 alone for the point at infinity, and A already negated. This is what Solana's
+`alt_bn128` decompression (arkworks flags, bytes reversed to big-endian) reads, and "larger" is
+arkworks' order: an Fp element compared as an integer, an Fp2 element by c1 first, then c0.
+
+Points are plain affine integers: G1 `(x, y)`, G2 `((x_c0, x_c1), (y_c0, y_c1))` over
+Fp2 = Fp[u]/(u² + 1), and `None` for infinity. Constants and generators come from py_ecc. Written
+here is what it lacks: the flag conventions, the Fp2 square root, and a fixed-base table that
+makes a scalar multiplication cheap enough to run on every getValidityProof request (py_ecc
+takes about 7 ms on G1 and 32 ms on G2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from py_ecc import optimized_bn128 as _ecc
+
+__all__ = [
+    "BASE_MODULUS",
+    "CURVE_ORDER",
+    "G1_GENERATOR",
+    "G2_GENERATOR",
+    "G1Point",
+    "G2Point",
+    "compress_g1",
+    "compress_g2",
+    "decompress_g1",
+    "decompress_g2",
+    "deterministic_proof",
+    "is_valid_compressed_proof",
+    "proof_from_gnark",
+]
+
+Fp2 = tuple[int, int]
+G1Point = tuple[int, int] | None
+G2Point = tuple[Fp2, Fp2] | None
+
+BASE_MODULUS: int = _ecc.field_modulus
+"""p, the base field of the curve (not r, the scalar field Poseidon works in)."""
+CURVE_ORDER: int = _ecc.curve_order
+"""r, the order of G1 and G2."""
+G1_GENERATOR: tuple[int, int] = (int(_ecc.G1[0]), int(_ecc.G1[1]))
+G2_GENERATOR: tuple[Fp2, Fp2] = (
+    (_ecc.G2[0].coeffs[0], _ecc.G2[0].coeffs[1]),
+    (_ecc.G2[1].coeffs[0], _ecc.G2[1].coeffs[1]),
+)
+
+P = BASE_MODULUS
+_B1 = int(_ecc.b)
+_B2: Fp2 = (_ecc.b2.coeffs[0], _ecc.b2.coeffs[1])  # 3 / (9 + u)
+_LARGER = 0x80
+_INFINITY = 0x40
+_FLAGS = _LARGER | _INFINITY
+_SIZES = {"a": 32, "b": 64, "c": 32}
+_HEX = re.compile(r"(0x)?[0-9a-fA-F]{1,64}")
+
+
+# --------------------------------------------------------------------------- fields
+
+
+def _fp2_mul(a: Fp2, b: Fp2) -> Fp2:
+    t0, t1 = a[0] * b[0], a[1] * b[1]
+    return (t0 - t1) % P, ((a[0] + a[1]) * (b[0] + b[1]) - t0 - t1) % P
+
+
+def _fp2_inv(a: Fp2) -> Fp2:
+    n = pow((a[0] * a[0] + a[1] * a[1]) % P, -1, P)
+    return a[0] * n % P, -a[1] * n % P
+
+
+def _fp_sqrt(a: int) -> int | None:
+    """A square root in Fp, or None; p ≡ 3 (mod 4), so it is a^((p+1)/4) when one exists."""
+    s = pow(a, (P + 1) // 4, P)
+    return s if s * s % P == a % P else None
+
+
+def _fp2_sqrt(a: Fp2) -> Fp2 | None:
+    """A square root in Fp2 (u² = −1) through the norm, or None when `a` is not a square."""
+    a0, a1 = a[0] % P, a[1] % P
+    if a1 == 0:
+        s = _fp_sqrt(a0)
+        if s is not None:
+            return s, 0
+        s = _fp_sqrt(-a0 % P)  # −1 is not a square, so −a0 is: (s·u)² = a0
+        return (0, s) if s is not None else None
+    t = _fp_sqrt((a0 * a0 + a1 * a1) % P)
+    if t is None:
+        return None
+    half = pow(2, -1, P)
+    x0 = _fp_sqrt((a0 + t) * half % P)
+    if x0 is None:
+        x0 = _fp_sqrt((a0 - t) * half % P)
+    if x0 is None:
+        return None
+    root = (x0, a1 * pow(2 * x0, -1, P) % P)
+    return root if _fp2_mul(root, root) == (a0, a1) else None
+
+
+@dataclass(frozen=True)
+class _Field:
+    """The operations the curve formulas need, so one set of formulas serves G1 and G2."""
+
+    zero: Any
+    one: Any
+    add: Callable[[Any, Any], Any]
+    sub: Callable[[Any, Any], Any]
+    mul: Callable[[Any, Any], Any]
+    inv: Callable[[Any], Any]
+
+
+_FP = _Field(0, 1, lambda a, b: (a + b) % P, lambda a, b: (a - b) % P, lambda a, b: a * b % P, lambda a: pow(a, -1, P))
+_FP2 = _Field(
+    (0, 0),
+    (1, 0),
+    lambda a, b: ((a[0] + b[0]) % P, (a[1] + b[1]) % P),
+    lambda a, b: ((a[0] - b[0]) % P, (a[1] - b[1]) % P),
+    _fp2_mul,
+    _fp2_inv,
+)
+
+
+# --------------------------------------------------------------------------- curve arithmetic
+# Jacobian (X, Y, Z) for y² = x³ + b, a = 0; None is infinity.
+
+
+def _double(f: _Field, pt: tuple | None) -> tuple | None:
+    if pt is None:
+        return None
+    x, y, z = pt
+    a, b = f.mul(x, x), f.mul(y, y)
+    c = f.mul(b, b)
+    d = f.sub(f.sub(f.mul(f.add(x, b), f.add(x, b)), a), c)
+    d = f.add(d, d)
+    e = f.add(f.add(a, a), a)
+    x3 = f.sub(f.mul(e, e), f.add(d, d))
+    c8 = f.add(c, c)
+    c8 = f.add(c8, c8)
+    y3 = f.sub(f.mul(e, f.sub(d, x3)), f.add(c8, c8))
+    yz = f.mul(y, z)
+    return x3, y3, f.add(yz, yz)
+
+
+def _add_affine(f: _Field, pt: tuple | None, q: tuple) -> tuple | None:
+    """Jacobian `pt` plus affine `q` (mixed addition, 8M + 3S)."""
+    if pt is None:
+        return q[0], q[1], f.one
+    x1, y1, z1 = pt
+    zz = f.mul(z1, z1)
+    h = f.sub(f.mul(q[0], zz), x1)
+    rr = f.sub(f.mul(q[1], f.mul(z1, zz)), y1)
+    if h == f.zero:
+        return _double(f, pt) if rr == f.zero else None
+    hh = f.mul(h, h)
+    hhh, v = f.mul(h, hh), f.mul(x1, hh)
+    x3 = f.sub(f.sub(f.mul(rr, rr), hhh), f.add(v, v))
+    y3 = f.sub(f.mul(rr, f.sub(v, x3)), f.mul(y1, hhh))
+    return x3, y3, f.mul(z1, h)
+
+
+def _to_affine(f: _Field, pt: tuple | None) -> tuple | None:
+    if pt is None:
+        return None
+    zi = f.inv(pt[2])
+    zi2 = f.mul(zi, zi)
+    return f.mul(pt[0], zi2), f.mul(pt[1], f.mul(zi2, zi))
+
+
+def _multiply(f: _Field, q: tuple, k: int) -> tuple | None:
+    """k·q by double-and-add, for a variable base (the G2 subgroup check)."""
+    acc = None
+    for bit in bin(k)[2:]:
+        acc = _double(f, acc)
+        if bit == "1":
+            acc = _add_affine(f, acc, q)
+    return _to_affine(f, acc)
+
+
+@cache
+def _table(f: _Field, base: tuple) -> tuple[tuple[tuple, ...], ...]:
+    """Row w holds j·16^w·base for j = 1..15, affine: 64 rows cover every scalar below 2^256.
+
+    Built once by repeated addition (about 10 ms for G1 and 30 ms for G2).
+    """
+    rows = []
+    for _ in range(64):
+        acc, row = _add_affine(f, None, base), [base]
+        for _ in range(14):
+            acc = _add_affine(f, acc, base)
+            row.append(_to_affine(f, acc))
+        rows.append(tuple(row))
+        base = _to_affine(f, _add_affine(f, acc, base))
+    return tuple(rows)
+
+
+def _fixed_multiply(f: _Field, base: tuple, k: int) -> tuple | None:
+    """k·base with at most 64 additions from the cached table of `base`."""
+    acc, table = None, _table(f, base)
+    for w in range(64):
+        digit = (k >> (4 * w)) & 15
+        if digit:
+            acc = _add_affine(f, acc, table[w][digit - 1])
+    return _to_affine(f, acc)
+
+
+def _on_g1(x: int, y: int) -> bool:
+    return (y * y - x * x * x - _B1) % P == 0
+
+
+def _on_g2(x: Fp2, y: Fp2) -> bool:
+    return _fp2_mul(y, y) == _FP2.add(_fp2_mul(_fp2_mul(x, x), x), _B2)
+
+
+def _fp2_larger(y: Fp2) -> bool:
+    """y > −y in arkworks' order (c1, then c0).
+
+    The ledger's clients (Photon's `y_element_is_positive_g2`, the JS `yElementIsPositiveG2`)
+    test c1 against the midpoint and fall back to c0 only on a tie: the same answer for every
+    y with c1 ≠ 0, which is every y a prover will ever produce.
+    """
+    neg = (-y[0] % P, -y[1] % P)
+    return (y[1], y[0]) > (neg[1], neg[0])
+
+
+# --------------------------------------------------------------------------- compression
+
+
+def compress_g1(point: G1Point) -> bytes:
+    """32 bytes: x big-endian, 0x80 when y > p − y, or 0x40 and zeros for infinity."""
+    if point is None:
+        return bytes([_INFINITY]) + bytes(31)
+    x, y = point
+    if not (0 <= x < P and 0 <= y < P and _on_g1(x, y)):
+        raise ValueError(f"not a G1 point: ({x}, {y})")
+    out = bytearray(x.to_bytes(32, "big"))
+    if y > P - y:
+        out[0] |= _LARGER
+    return bytes(out)
+
+
+def compress_g2(point: G2Point) -> bytes:
+    """64 bytes: x as c1 ‖ c0 big-endian, 0x80 when y is the larger root, 0x40 for infinity."""
+    if point is None:
+        return bytes([_INFINITY]) + bytes(63)
+    x, y = point
+    if not (all(0 <= v < P for v in (*x, *y)) and _on_g2(x, y)):
+        raise ValueError(f"not a G2 point: ({x}, {y})")
+    out = bytearray(x[1].to_bytes(32, "big") + x[0].to_bytes(32, "big"))
+    if _fp2_larger(y):
+        out[0] |= _LARGER
+    return bytes(out)
+
+
+def _read_flags(name: str, data: Any, size: int) -> tuple[bool, bool, bytes]:
+    """(infinity, larger, bytes with the flag bits cleared), or ValueError."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise ValueError(f"{name}: expected bytes, got {type(data).__name__}")
+    raw = bytearray(data)
+    if len(raw) != size:
+        raise ValueError(f"{name}: expected {size} bytes, got {len(raw)}")
+    flags, raw[0] = raw[0] & _FLAGS, raw[0] & ~_FLAGS & 0xFF
+    if flags == _FLAGS:
+        raise ValueError(f"{name}: both the infinity (0x40) and the larger-root (0x80) flag are set")
+    if flags == _INFINITY and any(raw):
+        raise ValueError(f"{name}: infinity flag (0x40) with a non-zero x")
+    return flags == _INFINITY, flags == _LARGER, bytes(raw)
+
+
+def decompress_g1(data: bytes) -> G1Point:
+    """The G1 point of 32 compressed bytes; ValueError for a wrong length, x ≥ p, bad flags or no point."""
+    infinity, larger, raw = _read_flags("G1 point", data, 32)
+    if infinity:
+        return None
+    x = int.from_bytes(raw, "big")
+    if x >= P:
+        raise ValueError(f"G1 point: x = {x} is not below the field modulus p")
+    y = _fp_sqrt((x * x * x + _B1) % P)
+    if y is None:
+        raise ValueError(f"G1 point: no point with x = {x} (x³ + 3 is not a square)")
+    return x, (P - y if (y > P - y) != larger else y) % P
+
+
+def decompress_g2(data: bytes) -> G2Point:
+    """The G2 point of 64 compressed bytes (x as c1 ‖ c0); ValueError like `decompress_g1`.
+
+    Checks the twist equation only; `is_valid_compressed_proof` also checks the subgroup.
+    """
+    infinity, larger, raw = _read_flags("G2 point", data, 64)
+    if infinity:
+        return None
+    x = (int.from_bytes(raw[32:], "big"), int.from_bytes(raw[:32], "big"))
+    if x[0] >= P or x[1] >= P:
+        raise ValueError(f"G2 point: x = {x[0]} + {x[1]}·u has a part not below the field modulus p")
+    y = _fp2_sqrt(_FP2.add(_fp2_mul(_fp2_mul(x, x), x), _B2))
+    if y is None:
+        raise ValueError(f"G2 point: no point with x = {x[0]} + {x[1]}·u (x³ + b is not a square)")
+    return x, (y if _fp2_larger(y) == larger else (-y[0] % P, -y[1] % P))
+
+
+# --------------------------------------------------------------------------- proofs
+
+
+def _point_problem(name: str, value: Any) -> str | None:
+    """Why `value` is not a compressed proof point `name`, or None; never raises."""
+    size = _SIZES[name]
+    if not isinstance(value, list):
+        return f"{name}: expected a JSON array of {size} bytes, got {type(value).__name__}"
+    if len(value) != size:
+        return f"{name}: expected {size} bytes, got {len(value)}"
+    for i, v in enumerate(value):
+        if type(v) is not int:
+            return f"{name}[{i}]: a {type(v).__name__} is not a byte (an integer 0..255)"
+        if not 0 <= v <= 255:
+            shown = str(v) if v.bit_length() <= 64 else f"an integer of {v.bit_length()} bits"
+            return f"{name}[{i}]: {shown} is not a byte (an integer 0..255)"
+    try:
+        if name != "b":
+            point = decompress_g1(bytes(value))
+        else:
+            point = decompress_g2(bytes(value))
+            if point is not None and _multiply(_FP2, point, CURVE_ORDER) is not None:
+                return "b: point on the twist but not in the G2 subgroup of order r"
+    except ValueError as exc:
+        return f"{name}: {exc}"
+    if point is None:
+        return f"{name}: the point at infinity (a Groth16 proof never holds one)"
+    return None
+
+
+def is_valid_compressed_proof(proof: Any) -> list[str]:
+    """Problems of a `compressedProof` {a, b, c} as the wire carries it; empty when well-formed.
+
+    Well-formed means each part has its length, byte values 0..255 and decompresses to a
+    point of its group other than infinity. That is all the harness can check without the
+    verifying keys: it says nothing about whether the proof verifies. Never raises.
+    """
+    if not isinstance(proof, dict):
+        return [f"compressedProof: expected an object with a, b and c, got {type(proof).__name__}"]
+    problems = []
+    for name in _SIZES:
+        if name not in proof:
+            problems.append(f"{name}: missing")
+            continue
+        problem = _point_problem(name, proof[name])
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+def _scalar(seed: bytes, label: bytes) -> int:
+    k = int.from_bytes(hashlib.sha256(seed + label).digest(), "big") % CURVE_ORDER
+    return k or 1
+
+
+def _proof_dict(a: G1Point, b: G2Point, c: G1Point) -> dict[str, list[int]]:
+    return {"a": list(compress_g1(a)), "b": list(compress_g2(b)), "c": list(compress_g1(c))}
+
+
+def _neg_g1(point: G1Point) -> G1Point:
+    return None if point is None else (point[0], -point[1] % P)
+
+
+def deterministic_proof(seed: bytes) -> dict[str, list[int]]:
+    """Three well-formed compressed points that depend only on `seed`: NOT a proof.
+
+    For serving `compressedProof` without a prover (the real proving keys are not available
+    offline). Scalars k = sha256(seed ‖ label) mod r, then A = −(k_a·G1), B = k_b·G2,
+    C = k_c·G1, so the points are in their groups, A is "already negated" like a real one,
+    and different seeds give different points. About 1.5 ms a call after the tables are built.
+    """
+    a = _neg_g1(_fixed_multiply(_FP, G1_GENERATOR, _scalar(seed, b"A")))
+    b = _fixed_multiply(_FP2, G2_GENERATOR, _scalar(seed, b"B"))
+    c = _fixed_multiply(_FP, G1_GENERATOR, _scalar(seed, b"C"))
+    return _proof_dict(a, b, c)
+
+
+def _field_element(where: str, value: Any) -> int:
+    if not isinstance(value, str) or not _HEX.fullmatch(value):
+        raise ValueError(f"{where}: expected a hex string, got {str(value)[:80]!r}")
+    n = int(value, 16)
+    if n >= P:
+        raise ValueError(f"{where}: {value} is not below the field modulus p")
+    return n
+
+
+def _pair(where: str, value: Any) -> list[Any]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"{where}: expected an array of 2 elements")
+    return value
+
+
+def proof_from_gnark(gnark: Any) -> dict[str, list[int]]:
+    """The compressed {a, b, c} of the prover's gnark proof JSON, with A negated.
+
+    Layout, as the light prover writes it (`prover/marshal.go`, gnark's raw point order):
+    `ar` = [x, y], `bs` = [[x.c1, x.c0], [y.c1, y.c0]], `krs` = [x, y], each a 0x-hex
+    string without zero padding. Photon and the JS client read the same layout. ValueError
+    for anything else, including a coordinate pair that is not a point of its group's curve.
+    """
+    if not isinstance(gnark, dict):
+        raise ValueError(f"gnark proof: expected an object with ar, bs and krs, got {type(gnark).__name__}")
+    for key in ("ar", "bs", "krs"):
+        if key not in gnark:
+            raise ValueError(f"gnark proof: missing {key}")
+    ax, ay = (_field_element(f"ar[{i}]", v) for i, v in enumerate(_pair("ar", gnark["ar"])))
+    cx, cy = (_field_element(f"krs[{i}]", v) for i, v in enumerate(_pair("krs", gnark["krs"])))
+    bs = [_pair(f"bs[{i}]", row) for i, row in enumerate(_pair("bs", gnark["bs"]))]
+    (bx1, bx0), (by1, by0) = (
+        (_field_element(f"bs[{i}][{j}]", v) for j, v in enumerate(row)) for i, row in enumerate(bs)
+    )
+    return _proof_dict(_neg_g1((ax, ay)), ((bx0, bx1), (by0, by1)), (cx, cy))

@@ -1,0 +1,31 @@
+"""The 19 methods of §4.2 as pure functions over a ledger, and `call`, which dispatches to them.
+
+    from reference_server.methods import call
+    call(ledger, "getCompressedAccount", {"hash": "..."}, ServerOptions())
+
+One module per group; importing this package registers every method.
+"""
+
+from reference_server.methods import accounts, indexer, proofs, signatures, tokens, transactions
+from reference_server.methods.registry import (
+    PARAMS_READINGS,
+    REGISTRY,
+    MethodFunction,
+    call,
+    registered,
+    result_readings,
+    rpc_method,
+)
+
+__all__ = [
+    "PARAMS_READINGS",
+    "REGISTRY",
+    "MethodFunction",
+    "call",
+    "registered",
+    "result_readings",
+    "rpc_method",
+]
+
+_GROUPS = (accounts, indexer, proofs, signatures, tokens, transactions)
+"""The method modules; importing them is what registers their methods."""

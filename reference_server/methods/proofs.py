@@ -1,0 +1,195 @@
+"""Validity proofs and new-address proofs (§4.2 #16, #17, §4.3).
+
+Merkle context comes from the ledger's trees (ledger-facts.md); `compressedProof` comes from
+the prover (`reference_server.prover`): a prover service when one is configured, else
+deterministic well-formed points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ledger_crypto import AddressExistsError, NonInclusionProof, b58decode, b58encode
+from reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
+from reference_server.ledger import Account, Ledger
+from reference_server.methods.registry import rpc_method
+from reference_server.options import ServerOptions
+from reference_server.prover import AccountInput, AddressInput, ProverError, prover_for
+from schema import Contract, Method
+
+__all__ = ["get_multiple_new_address_proofs", "get_validity_proof"]
+
+
+@dataclass(frozen=True)
+class _Element:
+    """One proven element: its leaf, leaf index, root, root index and tree."""
+
+    leaf: bytes
+    leaf_index: int
+    root: bytes
+    root_index: int
+    tree: bytes
+    kind: str  # "state" or "address"
+
+
+@rpc_method("getMultipleNewAddressProofs")
+def get_multiple_new_address_proofs(ledger: Ledger, params: Sequence[str], options: ServerOptions) -> Any:
+    """One non-inclusion proof per address in the address tree; an address that exists fails.
+
+    The cap (50) and the element fields' encodings are observed practice: the ranges are the
+    low element's value and next value as 32-byte big-endian keys, the proof its 26 siblings.
+    """
+    maximum = Contract.default().method("getMultipleNewAddressProofs").observed["max_addresses"]
+    if len(params) > maximum:
+        raise RpcError(INVALID_PARAMS, f"Invalid params: {len(params)} addresses given, at most {maximum} allowed")
+    tree = b58encode(ledger.address_tree_key)
+    items = []
+    for text in params:
+        proof = _non_inclusion(ledger, text)
+        items.append({
+            "address": text,
+            "lowerRangeAddress": b58encode(proof.low_value.to_bytes(32, "big")),
+            "higherRangeAddress": b58encode(proof.low_next_value.to_bytes(32, "big")),
+            "lowElementLeafIndex": proof.low_leaf_index,
+            "merkleTree": tree,
+            "nextIndex": proof.low_next_index,
+            "proof": [b58encode(node) for node in proof.path],
+            "root": b58encode(proof.root),
+            "rootSeq": proof.root_seq,
+        })
+    return items
+
+
+def _non_inclusion(ledger: Ledger, text: str) -> NonInclusionProof:
+    try:
+        return ledger.address_tree.non_inclusion_proof(int.from_bytes(b58decode(text, length=32), "big"))
+    except AddressExistsError:
+        raise RpcError(SERVER_ERROR, f"Validation Error: address {text} already exists") from None
+    except ValueError:
+        raise RpcError(SERVER_ERROR, f"Validation Error: address {text} is not a valid address "
+                                     "(it must be above 0 and below 2^248)") from None
+
+
+@rpc_method("getValidityProof")
+def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+    """A proof that `hashes` exist (live) and new addresses are free, with its merkle context.
+
+    Spec: the counts of §8 (4.3-R1, 4.3-R2) and failure for unknown or consumed accounts
+    (4.3-R3). Observed practice, where the spec is silent: `hashes` is optional when addresses
+    are given; combined proofs take at most 4 hashes with 1–2 addresses; `newAddresses`
+    (deprecated) uses the default address tree and may not come with `newAddressesWithTrees`;
+    accounts come first, then addresses; root indices are the tree's seq modulo the root history.
+    """
+    method = Contract.default().method("getValidityProof")
+    hashes = params.get("hashes") or []
+    addresses = _new_addresses(ledger, params)
+    _check_counts(method, len(hashes), len(addresses))
+    accounts = [_live_account(ledger, text) for text in hashes]
+    proofs = [_non_inclusion(ledger, text) for text in addresses]
+    elements = [_account_element(ledger, a) for a in accounts]
+    elements += [_address_element(ledger, p) for p in proofs]
+    try:
+        compressed = prover_for(options.prover_url).prove(
+            [_account_input(ledger, a) for a in accounts], [_address_input(p) for p in proofs]
+        )
+    except ProverError as exc:
+        raise RpcError(SERVER_ERROR, f"Prover error: {exc}") from None
+    if options.proof_form == "spec-2.10":
+        return _spec_form(compressed, elements)
+    return _wire_form(compressed, elements)
+
+
+def _new_addresses(ledger: Ledger, params: Mapping[str, Any]) -> list[str]:
+    """The addresses to prove free; every tree named must be the ledger's address tree."""
+    with_trees, plain = params.get("newAddressesWithTrees"), params.get("newAddresses")
+    if with_trees is not None and plain is not None:
+        raise RpcError(SERVER_ERROR, "Validation Error: give newAddressesWithTrees or the deprecated "
+                                     "newAddresses, not both")
+    if plain is not None:
+        return list(plain)
+    for element in with_trees or []:
+        if b58decode(element["tree"], length=32) != ledger.address_tree_key:
+            raise RpcError(SERVER_ERROR, f"Validation Error: address tree {element['tree']} is not indexed")
+    return [element["address"] for element in with_trees or []]
+
+
+def _check_counts(method: Method, hashes: int, addresses: int) -> None:
+    """Counts the circuits exist for: §8 for each list, observed practice for the combination."""
+    hash_limit, address_limit = method.limit_for("hashes"), method.limit_for("newAddressesWithTrees")
+    problem = None
+    if hashes == 0 and addresses == 0:
+        problem = "no hashes and no new addresses to prove"
+    elif hashes and not hash_limit.allows(hashes):
+        problem = f"{hashes} hashes given, allowed counts are {list(hash_limit.counts)}"
+    elif addresses and not address_limit.allows(addresses):
+        problem = f"{addresses} new addresses given, allowed counts are {list(address_limit.counts)}"
+    elif hashes and addresses:
+        combined = method.observed["combined_max"]
+        if hashes > combined["hashes"] or addresses > combined["newAddressesWithTrees"]:
+            problem = (f"{hashes} hashes with {addresses} new addresses: a combined proof takes at most "
+                       f"{combined['hashes']} hashes with {combined['newAddressesWithTrees']} addresses")
+    if problem:
+        raise RpcError(INVALID_PARAMS, f"Invalid params: {problem}")
+
+
+def _live_account(ledger: Ledger, text: str) -> Account:
+    account = ledger.account(b58decode(text, length=32))
+    if account is None:
+        raise RpcError(SERVER_ERROR, f"Record Not Found: account {text} does not exist")
+    if account.closed:
+        raise RpcError(SERVER_ERROR, f"Record Not Found: account {text} has been consumed")
+    return account
+
+
+def _account_element(ledger: Ledger, account: Account) -> _Element:
+    tree = ledger.state_trees[account.tree]
+    return _Element(account.hash, account.leaf_index, tree.root, tree.root_index, account.tree, "state")
+
+
+def _address_element(ledger: Ledger, proof: NonInclusionProof) -> _Element:
+    leaf = proof.value.to_bytes(32, "big")
+    return _Element(leaf, proof.low_leaf_index, proof.root, proof.root_index, ledger.address_tree_key, "address")
+
+
+def _int(raw: bytes) -> int:
+    return int.from_bytes(raw, "big")
+
+
+def _account_input(ledger: Ledger, account: Account) -> AccountInput:
+    tree = ledger.state_trees[account.tree]
+    path = tuple(_int(node) for node in tree.proof(account.leaf_index))
+    return AccountInput(root=_int(tree.root), path_index=account.leaf_index, path_elements=path,
+                        leaf=_int(account.hash))
+
+
+def _address_input(proof: NonInclusionProof) -> AddressInput:
+    return AddressInput(root=_int(proof.root), value=proof.value, path_index=proof.low_leaf_index,
+                        path_elements=tuple(_int(node) for node in proof.path), low_value=proof.low_value,
+                        high_value=proof.low_next_value, next_index=proof.low_next_index)
+
+
+def _wire_form(compressed: dict, elements: list[_Element]) -> dict[str, Any]:
+    """Observed practice: roots and leaves as base58 hashes, trees in `merkleTrees`."""
+    return {
+        "compressedProof": compressed,
+        "roots": [b58encode(e.root) for e in elements],
+        "rootIndices": [e.root_index for e in elements],
+        "leafIndices": [e.leaf_index for e in elements],
+        "leaves": [b58encode(e.leaf) for e in elements],
+        "merkleTrees": [b58encode(e.tree) for e in elements],
+    }
+
+
+def _spec_form(compressed: dict, elements: list[_Element]) -> dict[str, Any]:
+    """§2.10's table: roots and leaves as BN integers, `treeInfos` and `proveByIndices`."""
+    return {
+        "compressedProof": compressed,
+        "roots": [_int(e.root) for e in elements],
+        "rootIndices": [e.root_index for e in elements],
+        "leafIndices": [e.leaf_index for e in elements],
+        "leaves": [_int(e.leaf) for e in elements],
+        "treeInfos": [{"tree": b58encode(e.tree), "treeType": e.kind, "rootIndex": e.root_index} for e in elements],
+        "proveByIndices": [False] * len(elements),
+    }

@@ -1,0 +1,103 @@
+"""ConsoleReporter: plain lines in CI logs, a progress bar on a terminal, then summary, findings, verdict."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from harness.core.model import RunResult, Status
+from harness.engine.events import CheckFinished, CheckStarted, RunFinished, RunStarted
+from harness.report import ConsoleReporter
+
+
+def _feed(reporter: ConsoleReporter, result: RunResult) -> None:
+    reporter.handle(RunStarted(total=len(result.checks)))
+    for check in result.checks:
+        reporter.handle(CheckStarted(check.check_id))
+        reporter.handle(CheckFinished(check))
+    reporter.handle(RunFinished(result))
+
+
+def _log(result: RunResult, **kwargs) -> str:
+    console = Console(file=io.StringIO(), width=120)
+    _feed(ConsoleReporter(console, **kwargs), result)
+    return console.file.getvalue()
+
+
+def test_ci_log_is_plain_lines(result: RunResult) -> None:
+    log = _log(result)
+    assert "\x1b" not in log  # no colour, no cursor movement
+    lines = log.splitlines()
+    assert lines[0] == "Running 8 checks"
+    assert lines[1] == "[1/8] FAIL      envelope.id-echo"
+    assert "[8/8] PASS      crypto.account-hash" in lines
+
+
+def test_summary_table_rows(result: RunResult) -> None:
+    log = _log(result)
+    row = next(line for line in log.splitlines() if line.startswith("│ envelope"))
+    assert [cell.strip() for cell in row.strip("│").split("│")] == ["envelope", "0", "0", "0", "0", "1", "1", "2"]
+    total = next(line for line in log.splitlines() if line.startswith("│ total"))
+    assert [cell.strip() for cell in total.strip("│").split("│")] == ["total", "1", "2", "1", "1", "1", "2", "8"]
+    assert "http://127.0.0.1:8899/?api-key=REDACTED  profile spec  seed 1234  321 requests in 12.3 s" in log
+
+
+def test_fail_and_warn_findings_one_line_each(result: RunResult) -> None:
+    lines = _log(result).splitlines()
+    findings = [line for line in lines if line.startswith(("FAIL ", "WARN "))]
+    assert len(findings) == 4
+    assert findings[0] == ("FAIL  envelope.id-echo getCompressedAccount  Response id differs from request id:"
+                           " Expected: id 'test-account' | Received: id 7")  # whole in a log, past the width
+    assert findings[1].startswith("FAIL  limits.validity-hashes getValidityProof  Hash count outside")
+    assert "2 INFO/AMBIGUOUS finding(s): see the reports" in lines
+    assert lines[-1] == "Gate (FAIL): failed, 2 finding(s) at or above FAIL"
+
+
+def test_gate_verdicts(passing: RunResult) -> None:
+    assert _log(passing).splitlines()[-1] == "Gate (FAIL): passed, no finding at or above FAIL"
+    assert _log(passing, gate=Status.WARN).splitlines()[-1] == "Gate (WARN): failed, 1 finding(s) at or above WARN"
+
+
+def test_terminal_cuts_finding_lines_to_the_width(result: RunResult) -> None:
+    console = Console(file=io.StringIO(), width=80, force_terminal=True, color_system=None)
+    _feed(ConsoleReporter(console), result)
+    lines = [line for line in console.file.getvalue().splitlines() if line.startswith("FAIL ")]
+    assert len(lines) == 2 and all(len(line) <= 80 and line.endswith("…") for line in lines)
+
+
+def test_terminal_shows_a_progress_bar_then_the_summary(result: RunResult) -> None:
+    console = Console(file=io.StringIO(), width=120, force_terminal=True)
+    reporter = ConsoleReporter(console)
+    reporter.handle(RunStarted(total=len(result.checks)))
+    assert reporter._progress is not None and reporter._progress.live.is_started
+    for check in result.checks:
+        reporter.handle(CheckStarted(check.check_id))
+        reporter.handle(CheckFinished(check))
+    assert reporter._progress.tasks[0].completed == 8
+    reporter.handle(RunFinished(result))
+    assert reporter._progress is None
+    log = console.file.getvalue()
+    assert "Running 8 checks" not in log and "[1/8]" not in log
+    assert "Checks per family and status" in log and "Gate (FAIL): failed" in log
+
+
+def test_close_stops_the_bar_when_the_run_dies(result: RunResult) -> None:
+    console = Console(file=io.StringIO(), width=120, force_terminal=True)
+    with ConsoleReporter(console) as reporter:
+        reporter.handle(RunStarted(total=3))
+        progress = reporter._progress
+    assert reporter._progress is None and not progress.live.is_started
+
+
+def test_hostile_text_is_neither_markup_nor_escape_codes(hostile: RunResult) -> None:
+    log = _log(hostile)
+    assert "\x1b" not in log and "\x00" not in log
+    line = next(line for line in log.splitlines() if line.startswith("FAIL "))
+    assert "<script>alert('x')</script> & \\x00\\x1b[31m[bold]red[/]" in line
+
+
+def test_hostile_text_on_a_terminal_carries_no_foreign_escape(hostile: RunResult) -> None:
+    console = Console(file=io.StringIO(), width=200, force_terminal=True, color_system="standard")
+    _feed(ConsoleReporter(console), hostile)
+    assert "\\x1b[31m[bold]red[/]" in console.file.getvalue()

@@ -1,0 +1,142 @@
+"""report.json: carries every fact of the run, keeps integers exact, and matches report.schema.json."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from harness.core.model import Basis, RunResult, Status
+from harness.report import SCHEMA_PATH, to_json, write_json
+from harness.report.values import jsonable
+from schema import jsonio
+from tests.harness.report import samples
+
+
+@pytest.fixture(scope="module")
+def validator() -> Draft202012Validator:
+    document = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(document)
+    return Draft202012Validator(document)
+
+
+def _written(result: RunResult, directory: Path, **kwargs) -> dict:
+    path = write_json(result, directory, **kwargs)
+    assert path == directory / "report.json"
+    return jsonio.loads(path.read_bytes())
+
+
+def test_report_validates_against_its_schema(result: RunResult, hostile: RunResult, passing: RunResult,
+                                             validator: Draft202012Validator, tmp_path: Path) -> None:
+    for index, run in enumerate((result, hostile, passing)):
+        (tmp_path / str(index)).mkdir()
+        report = _written(run, tmp_path / str(index))
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(report)]
+        assert errors == []
+
+
+def test_schema_rejects_a_report_missing_a_field(result: RunResult, validator: Draft202012Validator) -> None:
+    report = to_json(result)
+    del report["findings"][0]["curl"]
+    assert not validator.is_valid(report)
+
+
+def test_big_integers_stay_exact(result: RunResult, tmp_path: Path) -> None:
+    text = write_json(result, tmp_path).read_text(encoding="utf-8")
+    assert str(samples.BIG_AMOUNT) in text and str(samples.BIG_LAMPORTS) in text
+    finding = next(f for f in jsonio.loads(text)["findings"] if f["check_id"] == "schema.token-state")
+    item = finding["response"]["result"]["value"]["items"][0]
+    assert item["tokenData"]["amount"] == samples.BIG_AMOUNT
+    assert item["account"]["lamports"] == samples.BIG_LAMPORTS
+    assert finding["request"]["params"]["limit"] == samples.BIG_REQUEST
+
+
+def test_carries_the_run(result: RunResult, tmp_path: Path) -> None:
+    report = _written(result, tmp_path)
+    assert report["tool"] == {"name": "csi-conformance", "version": version("csi-conformance")}
+    assert (report["target"], report["seed"], report["profile"]) == (samples.URL, 1234, "spec")
+    assert (report["requests"], report["duration"], report["interrupted"]) == (321, 12.346, False)
+    assert report["summary"]["checks"] == result.counts()
+    assert report["summary"]["checks"] == {"PASS": 1, "SKIP": 2, "INFO": 1, "AMBIGUOUS": 1, "WARN": 1, "FAIL": 2}
+    assert report["summary"]["findings"] == {"PASS": 0, "SKIP": 0, "INFO": 1, "AMBIGUOUS": 1, "WARN": 2, "FAIL": 2}
+    assert report["gate"] == {"threshold": "FAIL", "passed": False, "blocking": 2}
+    assert report["discovered"]["owners"] == [samples.OWNER, "B2"]
+    assert [c["id"] for c in report["checks"]] == [c.check_id for c in result.checks]
+    assert len(report["findings"]) == len(result.findings) == 6
+
+
+def test_checks_and_findings_fields(result: RunResult) -> None:
+    report = to_json(result)
+    checks = {c["id"]: c for c in report["checks"]}
+    assert checks["pagination.null-cursor"]["skip_reason"] == "no owner with more than one page discovered"
+    assert checks["consistency.balance-sum"]["skip_reason"] == "not run"
+    assert checks["crypto.account-hash"] == {
+        "id": "crypto.account-hash", "family": "crypto", "title": "crypto.account-hash", "clauses": ["2.3-R2"],
+        "description": "Verifies crypto.account-hash", "status": "PASS", "runs": 12, "skip_reason": None,
+        "methods": ["getCompressedAccount"], "findings": 0}
+    assert checks["envelope.id-echo"]["methods"] == ["getCompressedAccount", "getIndexerHealth", "getIndexerSlot"]
+    fail = report["findings"][0]
+    assert fail["status"] == "FAIL" and fail["basis"] == "spec" and fail["method"] == "getCompressedAccount"
+    assert fail["curl"].startswith("curl ") and fail["http_status"] == 200 and fail["seed"] == 1234
+    assert fail["message"].startswith("Expected: ")
+    assert report["findings"][3]["method"] is None  # transport finding not tied to a method
+
+
+def test_observations(result: RunResult, contract) -> None:
+    token, wrapper = to_json(result)["observations"]
+    assert token["ambiguity"] == "token-state" and token["clause"] == "3.1-R1"
+    assert token["question"] == contract.ambiguity("token-state").question
+    assert (token["observed_practice"], token["readings"], token["answers"]) == ("string", ["integer"], 5)
+    assert wrapper["readings"] == ["wrapped", "bare"] and wrapper["counts"] == {"wrapped": 2, "bare": 2}
+
+
+@pytest.mark.parametrize(("gate", "passed", "blocking"), [(Status.FAIL, True, 0), (Status.WARN, False, 1)])
+def test_gate_threshold(passing: RunResult, gate: Status, passed: bool, blocking: int) -> None:
+    assert to_json(passing, gate=gate)["gate"] == {"threshold": gate.value, "passed": passed, "blocking": blocking}
+
+
+def test_hostile_values_are_written(hostile: RunResult, tmp_path: Path) -> None:
+    report = _written(hostile, tmp_path)
+    finding = report["findings"][0]
+    assert finding["response"]["huge"] == "inf"
+    assert finding["request"]["raw"] == "\ufffd\x00"
+    assert "\ufffd" in finding["message"] and "<script>" in finding["message"]  # kept, not rewritten
+    assert finding["response"]["error"].startswith("<script>")
+    assert list(finding["response"].values())[2] == [1.5, 2**80]
+
+
+def test_too_deep_an_answer_spoils_only_itself(result: RunResult, validator: Draft202012Validator,
+                                               tmp_path: Path) -> None:
+    deep: list = []
+    for _ in range(jsonio.MAX_DEPTH):  # as deep as jsonio.loads reads an answer
+        deep = [deep]
+    check = result.checks[0]
+    check.findings[0] = dataclasses.replace(check.findings[0], response=deep, request={"params": deep})
+    report = _written(result, tmp_path)  # reads back with jsonio.loads
+    assert validator.is_valid(report)
+    assert report["findings"][0]["message"] == check.findings[0].message
+    assert "<nested too deeply to report>" in jsonio.dumps(report["findings"][0]["response"])
+    assert report["findings"][1]["response"] == jsonable(check.findings[1].response)
+
+
+def test_schema_documents_every_field_and_every_status() -> None:
+    document = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    undocumented = []
+
+    def walk(node: object, where: str) -> None:
+        if isinstance(node, dict):
+            for name, sub in node.get("properties", {}).items():
+                if "description" not in sub:
+                    undocumented.append(f"{where}.{name}")
+            for key, sub in node.items():
+                walk(sub, f"{where}.{key}")
+
+    walk(document, "$")
+    assert undocumented == []
+    assert document["$defs"]["Status"]["enum"] == [s.value for s in Status]
+    assert document["$defs"]["Basis"]["enum"] == [b.value for b in Basis]
+    assert document["properties"]["format_version"]["const"] == to_json.__globals__["FORMAT_VERSION"]

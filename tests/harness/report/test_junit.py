@@ -1,0 +1,97 @@
+"""junit.xml: one suite per family, one case per check; only statuses at the gate fail."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from harness.core.model import RunResult, Status
+from harness.report import write_junit
+
+
+def _parse(result: RunResult, directory: Path, **kwargs) -> ET.Element:
+    path = write_junit(result, directory, **kwargs)
+    assert path == directory / "junit.xml"
+    assert path.read_bytes().startswith(b"<?xml version='1.0' encoding='utf-8'?>")
+    return ET.parse(path).getroot()
+
+
+def _case(root: ET.Element, check_id: str) -> ET.Element:
+    (case,) = [c for c in root.iter("testcase") if c.get("name") == check_id]
+    return case
+
+
+def test_suites_per_family_and_counts(result: RunResult, tmp_path: Path) -> None:
+    root = _parse(result, tmp_path)
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("skipped"), root.get("errors")) == ("8", "2", "2", "0")
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == ["csi.envelope", "csi.transport", "csi.schema", "csi.limits",
+                                               "csi.pagination", "csi.consistency", "csi.crypto"]
+    for suite in suites:
+        cases = suite.findall("testcase")
+        assert int(suite.get("tests")) == len(cases)
+        assert int(suite.get("failures")) == sum(1 for c in cases if c.find("failure") is not None)
+        assert int(suite.get("skipped")) == sum(1 for c in cases if c.find("skipped") is not None)
+        assert {c.get("classname") for c in cases} == {suite.get("name")}
+    envelope = suites[0]
+    assert (envelope.get("tests"), envelope.get("failures")) == ("2", "1")
+    properties = {p.get("name"): p.get("value") for p in envelope.find("properties")}
+    assert properties["seed"] == "1234" and properties["profile"] == "spec" and properties["gate"] == "FAIL"
+    assert envelope.get("timestamp") == "2025-01-02T03:04:05"  # UTC, no offset (Ant JUnit schema)
+
+
+def test_fail_is_a_failure_with_message_and_curl(result: RunResult, tmp_path: Path) -> None:
+    root = _parse(result, tmp_path)
+    case = _case(root, "envelope.id-echo")
+    failure = case.find("failure")
+    assert failure.get("message") == "Response id differs from request id"
+    assert failure.get("type") == "FAIL"
+    assert "Received: id 7" in failure.text
+    assert "Reproduce: curl -sS -X POST 'http://127.0.0.1:8899/?api-key=REDACTED'" in failure.text
+    # the WARN finding of the same check is shown, outside the failure
+    assert "Numeric id not echoed as a number" in case.find("system-out").text
+    assert "Numeric id" not in failure.text
+    limits = _case(root, "limits.validity-hashes").find("failure")
+    assert "getValidityProof" in limits.text and "curl" in limits.text
+
+
+def test_findings_below_the_gate_pass_and_show(result: RunResult, tmp_path: Path) -> None:
+    root = _parse(result, tmp_path)
+    for check_id, status in (("envelope.jsonrpc-version", "WARN"), ("schema.token-state", "AMBIGUOUS"),
+                             ("transport.post-only", "INFO")):
+        case = _case(root, check_id)
+        assert case.find("failure") is None and case.find("skipped") is None
+        assert f"[{status}]" in case.find("system-out").text
+        properties = [(p.get("name"), p.get("value")) for p in case.find("properties")]
+        assert ("status", status) in properties
+        assert any(name == "finding" and value.startswith(f"{status}: ") for name, value in properties)
+    passed = _case(root, "crypto.account-hash")
+    assert list(passed) == []
+
+
+def test_skips_carry_their_reason(result: RunResult, tmp_path: Path) -> None:
+    root = _parse(result, tmp_path)
+    assert _case(root, "pagination.null-cursor").find("skipped").get("message") == \
+        "no owner with more than one page discovered"
+    assert _case(root, "consistency.balance-sum").find("skipped").get("message") == "not run"
+
+
+def test_a_lower_gate_fails_warnings(passing: RunResult, tmp_path: Path) -> None:
+    assert _parse(passing, tmp_path).get("failures") == "0"
+    root = _parse(passing, tmp_path, gate=Status.WARN)
+    assert root.get("failures") == "1"
+    assert _case(root, "envelope.jsonrpc-version").find("failure").get("type") == "WARN"
+
+
+def test_hostile_text_stays_parseable(hostile: RunResult, tmp_path: Path) -> None:
+    root = _parse(hostile, tmp_path)
+    failure = _case(root, "envelope.id-echo").find("failure")
+    assert failure.get("message").startswith("Title <script>alert('x')</script> & \ufffd\ufffd[31m[bold]")
+    assert "]]>" in failure.text
+    assert _case(root, "health.indexer-health").find("skipped").get("message").startswith("<script>")
+
+
+def test_unreadable_start_leaves_out_the_timestamp(passing: RunResult, tmp_path: Path) -> None:
+    passing.started = "not a date"
+    assert [s.get("timestamp") for s in _parse(passing, tmp_path).findall("testsuite")] == [None, None]

@@ -1,0 +1,61 @@
+"""The harness catches each deliberately broken variant of the reference with the family meant to.
+
+Each variant is served over real HTTP on loopback; the run is narrowed to the variant's family.
+The clean reference, run in full, has no FAIL.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import harness.checks  # noqa: F401  (registers the catalogue)
+from harness.core.model import Basis, Status
+from harness.core.profile import PROFILES
+from harness.core.registry import FAMILIES, REGISTRY
+from harness.engine.runner import RunConfig, run
+from harness.target import Target
+
+from .broken import VARIANTS, Variant, serving
+
+
+def _run(variant: Variant | None, **config):
+    with serving(variant) as url, Target(url) as target:
+        return run(target, RunConfig(profile=PROFILES["spec"], **config))
+
+
+def test_every_family_has_at_least_two_variants() -> None:
+    counts = Counter(variant.family for variant in VARIANTS)
+    assert {family: counts[family] for family in FAMILIES if counts[family] < 2} == {}
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_variant_is_caught_by_its_family(variant: Variant) -> None:
+    result = _run(variant, only=[variant.family])
+    by_id = {check.check_id: check for check in result.checks}
+    caught = by_id[variant.check]
+    assert caught.findings, f"{variant.check} missed {variant.name}: {caught.status} {caught.skip_reason}"
+    expected = PROFILES["spec"].status_for(REGISTRY.get(variant.check).basis)
+    assert caught.status.rank >= expected.rank
+    if REGISTRY.get(variant.check).basis is Basis.SPEC:
+        assert caught.status is Status.FAIL
+
+
+@pytest.fixture(scope="module")
+def clean_run():
+    return _run(None)
+
+
+def test_clean_reference_has_no_fail(clean_run) -> None:
+    fails = [(f.check_id, f.method, f.title, f.message[:200]) for f in clean_run.findings if f.status is Status.FAIL]
+    assert fails == []
+
+
+def test_clean_reference_is_exercised(clean_run) -> None:
+    """A clean run that skips everything would also have no FAIL: most checks must really run."""
+    statuses = Counter(check.status for check in clean_run.checks)
+    assert statuses[Status.SKIP] <= len(clean_run.checks) // 5, [
+        (c.check_id, c.skip_reason) for c in clean_run.checks if c.status is Status.SKIP]
+    assert clean_run.requests >= 300
+    assert clean_run.discovered["hashes"] and clean_run.discovered["token_owners"]
