@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test lint export clean
+.PHONY: setup run test lint export fuzz serve clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11 or newer is required")'
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/csi schema export --format all --dir schema/dist
+	$(BIN)/csi run --report-dir reports
 
 test: $(STAMP)
 	$(BIN)/ruff check .
@@ -27,6 +27,18 @@ lint: $(STAMP)
 
 export: $(STAMP)
 	$(BIN)/csi schema export --format all --dir schema/dist
+	$(BIN)/csi checks --coverage > docs/clauses.md
+
+serve: $(STAMP)
+	$(BIN)/csi serve
+
+FUZZ_PORT ?= 8785
+fuzz: $(STAMP)  # the reference under schemathesis beyond CI's bound: FUZZ_EXAMPLES cases per operation and phase
+	@$(BIN)/csi serve --port $(FUZZ_PORT) & pid=$$!; trap "kill $$pid" EXIT; \
+	until $(BIN)/python -c "import socket; socket.create_connection(('127.0.0.1', $(FUZZ_PORT)), 1)" 2>/dev/null; \
+	do sleep 0.2; done; \
+	SCHEMATHESIS_HOOKS=harness.fuzz.schemathesis_hooks $(BIN)/schemathesis --config-file harness/fuzz/schemathesis.toml \
+	  run schema/dist/openapi.json --url http://127.0.0.1:$(FUZZ_PORT) -n $(or $(FUZZ_EXAMPLES),500) --seed 1
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .schemathesis build *.egg-info

@@ -91,6 +91,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"wrote {path}", file=sys.stderr)
     if result.interrupted:
         return 130
+    if result.stopped:
+        print(f"csi: the run is inconclusive, {result.stopped}", file=sys.stderr)
+        return 3
     return 0 if result.gate(gate) else 1
 
 

@@ -42,8 +42,6 @@ K = TypeVar("K")
 SignatureKey = tuple[int, bytes]
 """Order key of a transaction: (slot, 64-byte signature)."""
 
-_U64_MAX = 2**64 - 1
-
 
 class SortedIndex:
     """Keys kept sorted ascending, in one list per group (an owner, a mint, an address …)."""

@@ -76,7 +76,10 @@ def _openapi_operation(method: Method) -> dict[str, Any]:
         "responses": {
             "200": {
                 "description": "A JSON-RPC success or error object",
-                "content": {"application/json": {"schema": {"anyOf": [ref(f"{method.name}.response"), ref("Error")]}}},
+                "content": {"application/json": {"schema": {"anyOf": [
+                    ref(f"{method.name}.response"), ref("Error"),
+                    {"type": "array", "description": "the answer to a batch (a JSON array of requests)",
+                     "items": {"anyOf": [ref("Success"), ref("Error")]}}]}}},
             },
             "429": {"description": "Rate limit exceeded (§7)", "content": error_body},
             "500": {"description": "Unexpected server condition (§7)", "content": error_body},

@@ -10,6 +10,7 @@ from harness.core.failures import Skip
 from harness.core.model import Basis
 from harness.core.registry import answer_check, check
 from harness.engine.context import Answer, CheckContext, describe
+from ledger_crypto import b58encode
 
 OWNERS_CHECKED = 3
 
@@ -193,6 +194,40 @@ def closed_not_listed(ctx: CheckContext) -> None:
         if listed:
             ctx.fail("Closed account listed", expected="no closed account in the owner's list",
                      received=f"{sorted(listed)}")
+
+
+@check("consistency.filters", clauses=("4.2-M5", "2.11-R4"), basis=Basis.OBSERVED,
+       description="A memcmp filter lists exactly the owner's accounts whose data holds those bytes there")
+def filters(ctx: CheckContext) -> None:
+    for owner in _keys(ctx, "owners"):
+        accounts = [a for a in _accounts_of(ctx, owner) if isinstance(a.get("data"), dict)]
+        datas = {a["hash"]: base64.b64decode(a["data"]["data"]) for a in accounts}
+        probe = next((d[:2] for d in datas.values() if len(d) >= 2), None)
+        if probe is None:
+            continue
+        memcmp = {"memcmp": {"offset": 0, "bytes": b58encode(probe)}}
+        listed = fetch_all(ctx, ctx.method("getCompressedAccountsByOwner"), {"owner": owner, "filters": [memcmp]})
+        expected = sorted(h for h, d in datas.items() if d[:2] == probe)
+        if sorted(item_key(a) for a in listed) != expected:
+            ctx.fail("Filter result wrong", expected=f"the {len(expected)} accounts whose data starts {probe.hex()}",
+                     received=f"{len(listed)} accounts")
+        return
+    raise Skip("no account with two bytes of data discovered")
+
+
+@check("consistency.non-compression-transaction", clauses=("4.2-N7", "7-N2"),
+       description="A transaction that touched no compressed account has no compression info (null)")
+def non_compression_transaction(ctx: CheckContext) -> None:
+    latest = ctx.call("getLatestNonVotingSignatures", {"limit": 50}).value
+    items = latest.get("items") if isinstance(latest, dict) else None
+    compression = set(ctx.keys["signatures"])
+    others = [i.get("signature") for i in items or [] if isinstance(i, dict) and i.get("signature") not in compression]
+    if not others or len(compression) >= 250:
+        raise Skip("no non-compression transaction among the latest signatures")
+    answer = ctx.call("getTransactionWithCompressionInfo", {"signature": others[0]})
+    if not answer.has_result or answer.result is not None:
+        ctx.fail("Compression info for another transaction", expected="result null", received=describe(answer),
+                 answer=answer)
 
 
 @check("consistency.newest-first", clauses=("4.2-M14",), basis=Basis.OBSERVED,

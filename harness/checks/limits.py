@@ -16,7 +16,7 @@ def _live_hashes(ctx: CheckContext) -> list[str]:
     return [h for h in ctx.keys["hashes"] if h not in closed]
 
 
-@check("limits.validity-hashes", clauses=("8-L1", "4.3-R1", "7-C2"),
+@check("limits.validity-hashes", clauses=("8-L1", "4.3-R1", "4.3-P1", "7-C2"),
        description="getValidityProof accepts 1, 2, 3, 4 and 8 hashes and refuses the counts around them",
        methods=lambda m: m.limit_for("hashes") is not None)
 def validity_hashes(ctx: CheckContext, method: Method) -> None:
@@ -42,7 +42,7 @@ def _address_tree(ctx: CheckContext, method: Method) -> str:
     return method.observed.get("default_address_tree", ctx.fresh_pubkey())
 
 
-@check("limits.validity-addresses", clauses=("8-L2", "4.3-R2", "7-C2"),
+@check("limits.validity-addresses", clauses=("8-L2", "4.3-R2", "4.3-P2", "7-C2"),
        description="getValidityProof accepts 1 or 2 new addresses and refuses 3",
        methods=lambda m: m.limit_for("newAddressesWithTrees") is not None)
 def validity_addresses(ctx: CheckContext, method: Method) -> None:

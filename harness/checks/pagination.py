@@ -66,7 +66,7 @@ def walk(ctx: CheckContext, method: Method, params: dict, size: int, max_pages: 
     return items, last
 
 
-@check("pagination.walk", clauses=("4.1-R8", "4.2-N3"),
+@check("pagination.walk", clauses=("4.1-R8", "4.2-N3", "2.1-R4"),
        description="Walking with the returned cursor at page sizes 1, 2 and 3 yields the unpaged list once, in order",
        methods=_paged)
 def pagination_walk(ctx: CheckContext, method: Method) -> None:

@@ -15,6 +15,7 @@ from harness.core.model import Basis
 from harness.core.registry import check
 from harness.engine.context import Answer, CheckContext, describe
 from harness.generate import drawn, invalid_base58, invalid_params
+from ledger_crypto import b58encode
 from schema import Method
 
 GENERATED_PER_METHOD = 4
@@ -123,3 +124,25 @@ def validity_consumed(ctx: CheckContext, method: Method) -> None:
     if not closed:
         raise Skip("no closed account discovered")
     expect_refusal(ctx, ctx.call(method.name, {"hashes": [closed[0]]}), "Proof of a consumed account")
+
+
+@check("params.not-found", clauses=("7-N1", "7-N2"),
+       description="An unknown account is a null value and an unknown transaction a null result, not an error")
+def not_found(ctx: CheckContext) -> None:
+    account = ctx.call("getCompressedAccount", {"hash": ctx.fresh_pubkey()})
+    if not account.has_result or account.value is not None:
+        ctx.fail("Unknown account not null", expected="result.value null", received=describe(account), answer=account)
+    signature = b58encode(bytes(ctx.rng.randbytes(64)))
+    transaction = ctx.call("getTransactionWithCompressionInfo", {"signature": signature})
+    if not transaction.has_result or transaction.result is not None:
+        ctx.fail("Unknown transaction not null", expected="result null", received=describe(transaction),
+                 answer=transaction)
+
+
+@check("params.deprecated-new-addresses", clauses=("4.3-P3", "9-R3"),
+       description="The deprecated `newAddresses` param of getValidityProof is still supported")
+def deprecated_new_addresses(ctx: CheckContext) -> None:
+    answer = ctx.call("getValidityProof", {"newAddresses": [ctx.fresh_pubkey()]})
+    if not answer.has_result:
+        ctx.fail("Deprecated newAddresses refused", expected="a proof (deprecated, still supported)",
+                 received=describe(answer), answer=answer)

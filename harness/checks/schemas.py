@@ -21,7 +21,12 @@ def _known(ctx: CheckContext, answer: Answer) -> bool:
     return answer.method in ctx.contract.methods and answer.body is not None
 
 
-@answer_check("schema.result", clauses=("4.1-R6", "4.1-R7", "2.3-R1"),
+RESULT_CLAUSES = ("4.1-R6", "4.1-R7", "2.3-R1", "2.4-R1", "2.5-R1", "2.6-R1", "2.7-R1", "2.8-R1", "2.8-R2",
+                  "2.9-R1", "2.10-R1", "2.11-R1", "2.11-R2", "2.11-R3",
+                  *(f"4.2-M{row}" for row in range(1, 20)))
+
+
+@answer_check("schema.result", clauses=RESULT_CLAUSES,
               description="A successful answer validates against the method's result schema")
 def result(ctx: CheckContext, answer: Answer) -> None:
     if not _known(ctx, answer) or (is_envelope(ctx, answer) and "result" not in answer.body):
@@ -31,7 +36,8 @@ def result(ctx: CheckContext, answer: Answer) -> None:
     problems = ctx.contract.response_validator(answer.method, ctx.readings).violations(answer.body)
     if problems:
         ctx.fail("Answer breaks the result schema", expected=f"a {answer.method} answer as the contract describes",
-                 received="; ".join(str(p) for p in problems[:5]), answer=answer)
+                 received="; ".join(str(p) for p in problems[:5]), answer=answer,
+                 clauses=(ctx.contract.method(answer.method).clause, "4.1-R6", "4.1-R7"))
 
 
 @answer_check("schema.context-slot", clauses=("1-R1", "2.2-R1"),
@@ -47,17 +53,21 @@ def context_slot(ctx: CheckContext, answer: Answer) -> None:
                  received=repr(result_)[:200], answer=answer)
 
 
-@answer_check("schema.error-body", clauses=("7-R2", "7-R3"),
-              description="HTTP 429 and HTTP 500 answers have the body `{error: string}`")
+@answer_check("schema.error-body", clauses=("7-R2", "7-R3", "7-R4"),
+              description="HTTP 429 and 500 answers, and other failures outside JSON-RPC, have the body "
+                          "`{error: string}`")
 def error_body(ctx: CheckContext, answer: Answer) -> None:
-    if answer.status not in (429, 500) or answer.exchange.error:
+    if (answer.status or 200) < 400 or answer.exchange.error or answer.error is not None:
         return
     if answer.exchange.json is NOT_JSON or not is_plain_error_body(answer):
+        stated = answer.status in (429, 500)  # 7-R2, 7-R3; other statuses are "some other operations" (7-R4)
         ctx.fail(f"Malformed HTTP {answer.status} body", expected="{error: string}",
-                 received=answer.exchange.body[:200].decode("utf-8", "replace"), answer=answer)
+                 received=answer.exchange.body[:200].decode("utf-8", "replace"), answer=answer,
+                 basis=Basis.SPEC if stated else Basis.JSON_RPC)
 
 
-@answer_check("schema.ambiguity-readings", clauses=("2.1-R6", "3.1-R1", "4.1-R7", "2.10-R1", "2.11-R2"),
+@answer_check("schema.ambiguity-readings",
+              clauses=("2.1-R6", "3.1-R1", "4.1-R7", "2.10-R1", "2.10-R2", "2.11-R2", "2.11-R4", "2.11-R5"),
               basis=Basis.AMBIGUITY,
               description="Records which reading of each open point the answers follow; reports non-observed ones")
 def ambiguity_readings(ctx: CheckContext, answer: Answer) -> None:

@@ -19,6 +19,16 @@ def success_status(ctx: CheckContext, answer: Answer) -> None:
         ctx.fail("Success without HTTP 200", expected="HTTP 200", received=f"HTTP {answer.status}", answer=answer)
 
 
+@answer_check("transport.answered", clauses=("4.1-R6", "7-R2"),
+              description="Every request gets an HTTP answer in time (a 429 only for a while)")
+def answered(ctx: CheckContext, answer: Answer) -> None:
+    exchange = answer.exchange
+    if exchange.error:
+        flood = exchange.error_kind == "rate-limited"
+        ctx.fail("Rate limited without end" if flood else "No answer", expected="an HTTP answer",
+                 received=exchange.error, answer=answer, basis=Basis.JSON_RPC if flood else Basis.SPEC)
+
+
 @answer_check("transport.content-type", clauses=("4.1-R3",), basis=Basis.JSON_RPC,
               description="JSON answers are labelled `application/json`")
 def content_type(ctx: CheckContext, answer: Answer) -> None:
@@ -69,7 +79,7 @@ def path_forms(ctx: CheckContext, method: Method) -> None:
                  received=describe(named), answer=named)
 
 
-@check("transport.api-key", clauses=("5-R1", "5-R4"),
+@check("transport.api-key", clauses=("5-R1", "5-R2", "5-R4"),
        description="The api-key in the query is accepted; what happens without it is recorded")
 def api_key(ctx: CheckContext) -> None:
     with_key = ctx.call("getIndexerSlot")

@@ -124,6 +124,8 @@ class RunResult:
     discovered: dict[str, list[str]] = field(default_factory=dict)
     observations: list[Observation] = field(default_factory=list)
     interrupted: bool = False
+    stopped: str | None = None
+    """Why the run stopped asking the target early (it flooded or hung); the run is then inconclusive."""
     notes: list[str] = field(default_factory=list)
 
     @property

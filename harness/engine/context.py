@@ -20,7 +20,10 @@ from harness.target import NOT_JSON, OMIT, Exchange, Target
 from ledger_crypto import b58encode
 from schema import Contract, Method
 
-__all__ = ["Answer", "CheckContext"]
+__all__ = ["STOP_AFTER", "Answer", "CheckContext"]
+
+STOP_AFTER = {"rate-limited": 3, "timeout": 5, "unreachable": 3}
+"""Consecutive transport failures of one kind after which a run stops asking the target."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,10 @@ class CheckContext:
     """The highest before the latest answer, so answer checks can see a slot going backwards."""
     readings_seen: dict[str, Counter] = field(default_factory=dict)
     answers_seen: dict[str, int] = field(default_factory=dict)
+    stopped: str | None = None
+    """Why the run stopped asking the target (a flood or a hang), once it has."""
     _counter: int = 0
+    _streak: tuple[str | None, int] = (None, 0)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -103,6 +109,7 @@ class CheckContext:
         self._counter += 1
         request_id = f"csi-{self._counter}" if id is None else id
         exchange = self.target.call(method, params, id=request_id, path_form=path_form)
+        self._watch(exchange)
         answer = Answer(method, None if params is OMIT else params, exchange)
         self.previous_context_slot = self.max_context_slot
         slot = answer.context_slot
@@ -115,20 +122,33 @@ class CheckContext:
     def send(self, payload: Any, **kwargs: Any) -> Exchange:
         """Send a raw payload (bad JSON, a batch, no key) for envelope and transport checks."""
         self._spend()
-        return self.target.send(payload, **kwargs)
+        exchange = self.target.send(payload, **kwargs)
+        self._watch(exchange)
+        return exchange
 
     def _spend(self) -> None:
+        if self.stopped:
+            raise Skip(self.stopped)
         if self.max_requests is not None and self.target.requests_sent >= self.max_requests:
             raise Skip(f"request budget of {self.max_requests} spent")
+
+    def _watch(self, exchange: Exchange) -> None:
+        """Stop asking a target that keeps failing the same way: a flood or a hang must end the run
+        in bounded time, with what was found so far, not retry every remaining request."""
+        kind = exchange.error_kind if exchange.error_kind in STOP_AFTER else None
+        self._streak = (kind, self._streak[1] + 1) if kind and kind == self._streak[0] else (kind, 1 if kind else 0)
+        if kind and self._streak[1] >= STOP_AFTER[kind]:
+            self.stopped = f"stopped asking: {self._streak[1]} requests in a row ended with {exchange.error}"
 
     # -- judging -----------------------------------------------------------------------
     def method(self, name: str) -> Method:
         return self.contract.method(name)
 
     def fail(self, title: str, *, expected: str, received: str, answer: Answer | None = None,
-             basis: Basis | None = None) -> None:
+             basis: Basis | None = None, clauses: tuple[str, ...] = ()) -> None:
+        """Raise the failure; `clauses` narrows the check's clauses to those this answer broke."""
         raise CheckFailure(title, expected=expected, received=received, answer=answer, basis=basis,
-                           method=answer.method if answer else None)
+                           method=answer.method if answer else None, clauses=clauses)
 
     def expect_result(self, answer: Answer, what: str) -> Any:
         """The result of an answer that must succeed; a failure otherwise."""

@@ -76,6 +76,7 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
     outcome.requests = target.requests_sent
     outcome.checks = list(results.values())
     outcome.discovered = ctx.keys.summary()
+    outcome.stopped = ctx.stopped
     outcome.observations = _observations(ctx)
     on_event(RunFinished(outcome))
     return outcome

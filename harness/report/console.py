@@ -99,6 +99,9 @@ class ConsoleReporter:
         self._print_findings(result)
         if result.interrupted:
             self.console.print(Text("Interrupted: checks that did not run are SKIP.", style="yellow"))
+        if result.stopped:
+            self.console.print(Text(f"Inconclusive: {one_line(result.stopped)}; later checks are SKIP.",
+                                    style="yellow"))
         verdict = gate_summary(result, self.gate)
         if verdict["passed"]:
             line = Text(f"Gate ({self.gate.value}): passed, no finding at or above {self.gate.value}",

@@ -53,6 +53,7 @@ def to_json(result: RunResult, *, gate: Status = Status.FAIL) -> dict[str, Any]:
         "duration": round(result.duration, 3),
         "requests": result.requests,
         "interrupted": result.interrupted,
+        "stopped": result.stopped,
         "notes": [note for note in result.notes],
         "summary": {"checks": result.counts(), "findings": _finding_counts(result.findings)},
         "gate": gate_summary(result, gate),

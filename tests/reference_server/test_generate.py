@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
+
+import pytest
 
 from reference_server.generate import generate_ledger, generate_scenario
 from reference_server.scenario import load_scenario, scenario_from_document, validate_document
