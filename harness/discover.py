@@ -35,6 +35,7 @@ class Keys:
     accounts: dict[str, dict] = field(default_factory=dict)  # hash -> CompressedAccount, live
     token_accounts: dict[str, dict] = field(default_factory=dict)  # hash -> TokenAccount, live
     transactions: dict[str, dict] = field(default_factory=dict)  # signature -> {opened, closed}
+    touched: dict[str, dict] = field(default_factory=dict)  # hash -> {account, tokenData} as a transaction showed it
 
     def add(self, kind: str, *values: Any) -> None:
         bucket = self.lists[kind]
@@ -50,9 +51,13 @@ class Keys:
 
 
 def load_keys_file(path: Path) -> Keys:
-    """Keys a vendor wants covered: a YAML mapping of kind -> list of base58 strings."""
+    """Keys a vendor wants covered: a YAML mapping of kind -> list of base58 strings.
+
+    Read with YAML's base loader, so every scalar stays a string: a key made only of digits
+    (the all-ones system program, say) must not turn into an integer.
+    """
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.BaseLoader) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise ConfigError(f"{path}: cannot read keys file: {exc}") from exc
     if not isinstance(data, dict):
@@ -115,6 +120,8 @@ def _transaction(ctx: CheckContext, signature: str) -> None:
             if not isinstance(account, dict):
                 continue
             _note_account(ctx, account, token_data_of(item), closed=side == "closedAccounts")
+            if isinstance(account.get("hash"), str):
+                ctx.keys.touched[account["hash"]] = {"account": account, "tokenData": token_data_of(item)}
             record["opened" if side == "openedAccounts" else "closed"].append(account.get("hash"))
     ctx.keys.transactions[signature] = record
 

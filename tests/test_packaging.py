@@ -29,7 +29,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_carries_the_contract(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for required in ("schema/components.yaml", "schema/ambiguities.yaml", "schema/clauses.yaml",
-                     "schema/meta/method.yaml", "schema/methods/getValidityProof.yaml", "schema/dist/openapi.json"):
+                     "schema/meta/method.yaml", "schema/methods/getValidityProof.yaml", "schema/dist/openapi.json",
+                     "cases/scenarios/default.yaml", "cases/scenarios/empty.yaml",
+                     "reference_server/scenario.schema.yaml", "harness/report/report.schema.json",
+                     "harness/fuzz/schemathesis.toml"):
         assert required in names, required
     assert not any(name.startswith("tests/") for name in names)
 
@@ -48,3 +51,8 @@ def test_installed_wheel_exports_outside_the_checkout(wheel: Path, tmp_path: Pat
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "openapi.json").read_text() == (ROOT / "schema" / "dist" / "openapi.json").read_text()
+    certify = ("import sys; from harness.cli import main; "
+               "sys.exit(main(['run', '--only', 'health', '--only', 'crypto', '--report-dir', 'out']))")
+    done = subprocess.run([sys.executable, "-S", "-c", certify], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert (tmp_path / "out" / "report.json").exists()

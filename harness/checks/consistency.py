@@ -161,26 +161,34 @@ def _signatures(ctx: CheckContext, method: str, params: dict) -> list[str]:
     return [item_key(i) for i in fetch_all(ctx, ctx.method(method), params)]
 
 
-@check("consistency.signatures-include", clauses=("4.2-M11", "4.2-M12", "3.2-R1", "3.2-R2"),
-       description="Signature lists by address and by owner include the transactions that opened or closed "
-                   "the account")
+def _lookups(ctx: CheckContext, account_hash: str) -> list[tuple[str, dict]]:
+    """The signature lists that must hold a transaction opening or closing this account."""
+    seen = ctx.keys.touched.get(account_hash)
+    if seen is None:
+        return []
+    account, token = seen["account"], seen["tokenData"]
+    lookups = [("getCompressionSignaturesForOwner", {"owner": account.get("owner")})]
+    if account.get("address"):
+        lookups.append(("getCompressionSignaturesForAddress", {"address": account["address"]}))
+    if token is not None:
+        lookups.append(("getCompressionSignaturesForTokenOwner", {"owner": token.get("owner")}))
+    return lookups
+
+
+@check("consistency.signatures-include", clauses=("4.2-M11", "4.2-M12", "4.2-M13", "3.2-R1", "3.2-R2"),
+       description="Signature lists by address, owner and token owner include the transactions that opened "
+                   "or closed the account")
 def signatures_include(ctx: CheckContext) -> None:
     checked = 0
-    for signature, record in list(ctx.keys.transactions.items())[:6]:
-        for account_hash in record["opened"][:1]:
-            account = ctx.keys.accounts.get(account_hash)
-            if account is None:
-                continue
-            lookups = [("getCompressionSignaturesForOwner", {"owner": account["owner"]})]
-            if account.get("address"):
-                lookups.append(("getCompressionSignaturesForAddress", {"address": account["address"]}))
-            for method, params in lookups:
+    for signature, record in list(ctx.keys.transactions.items())[:8]:
+        for account_hash in [*record["opened"][:2], *record["closed"][:1]]:
+            for method, params in _lookups(ctx, account_hash):
                 checked += 1
                 if signature not in _signatures(ctx, method, params):
                     ctx.fail("Transaction missing from signature list", expected=f"{signature} in {method}",
                              received=f"absent for {params}")
     if not checked:
-        raise Skip("no transaction with a live account discovered")
+        raise Skip("no transaction with compressed accounts discovered")
 
 
 @check("consistency.closed-not-listed", clauses=("3.2-R2",),

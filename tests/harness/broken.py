@@ -255,6 +255,10 @@ def _bad_leaf_indices(params: Any, result: Any) -> Any:
     return result
 
 
+def _no_items(params: Any, result: Any) -> Any:
+    return {**result, "value": {**result["value"], "items": [], "cursor": None}}
+
+
 def _plus_one(params: Any, result: Any) -> Any:
     return {**result, "value": result["value"] + 1}
 
@@ -287,6 +291,8 @@ VARIANTS = [
     Variant("token-balance-wrong", "consistency", "consistency.token-balances",
             dispatch=_on("getCompressedTokenBalancesByOwner", _token_balance_plus_one)),
     Variant("slice-from-zero", "consistency", "consistency.data-slice", dispatch=_slice_from_zero),
+    Variant("token-owner-signatures-empty", "consistency", "consistency.signatures-include",
+            dispatch=_on("getCompressionSignaturesForTokenOwner", _no_items)),
     Variant("shifted-leaf-index", "crypto", "crypto.account-hash", dispatch=_shift_leaf_index),
     Variant("bad-address-proof", "crypto", "crypto.new-address-proof",
             dispatch=_on("getMultipleNewAddressProofs", _bad_address_proof)),

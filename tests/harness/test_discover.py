@@ -1,0 +1,41 @@
+"""Discovery through the API, and keys a vendor adds with --keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.core.errors import ConfigError
+from harness.core.profile import PROFILES
+from harness.discover import KEY_KINDS, load_keys_file
+from harness.engine.runner import RunConfig, run
+from harness.target import Target
+
+from .broken import serving
+
+
+def test_keys_file_is_read_and_checked(tmp_path: Path) -> None:
+    path = tmp_path / "keys.yaml"
+    path.write_text("owners: [ownerA, ownerB]\nmints: [mintA]\n")
+    keys = load_keys_file(path)
+    assert keys["owners"] == ["ownerA", "ownerB"] and keys["mints"] == ["mintA"]
+    path.write_text("wallets: [x]\n")
+    with pytest.raises(ConfigError, match="wallets"):
+        load_keys_file(path)
+    path.write_text("owners: x\n")
+    with pytest.raises(ConfigError, match=r"keys\.yaml"):
+        load_keys_file(path)
+
+
+def test_discovery_finds_every_kind_on_the_default_scenario(tmp_path: Path) -> None:
+    keys_file = tmp_path / "keys.yaml"
+    keys_file.write_text("owners: [11111111111111111111111111111111]\n")
+    with serving(None) as url, Target(url) as target:
+        result = run(target, RunConfig(profile=PROFILES["spec"], only=["health"], keys=load_keys_file(keys_file)))
+    found = result.discovered
+    assert set(found) == set(KEY_KINDS)
+    assert found["owners"][0] == "11111111111111111111111111111111", "vendor keys come first"
+    for kind in ("signatures", "hashes", "addresses", "owners", "token_owners", "mints", "delegates", "trees",
+                 "closed_hashes"):
+        assert found[kind], kind
