@@ -25,6 +25,7 @@ KEY_KINDS = ("signatures", "hashes", "addresses", "owners", "token_owners", "min
 MAX_SIGNATURE_PAGES = 5
 MAX_TRANSACTIONS = 60
 MAX_OWNERS = 12
+LIST_LIMIT = 100
 
 
 @dataclass
@@ -36,6 +37,9 @@ class Keys:
     token_accounts: dict[str, dict] = field(default_factory=dict)  # hash -> TokenAccount, live
     transactions: dict[str, dict] = field(default_factory=dict)  # signature -> {opened, closed}
     touched: dict[str, dict] = field(default_factory=dict)  # hash -> {account, tokenData} as a transaction showed it
+    signature_items: dict[str, dict] = field(default_factory=dict)  # signature -> its latest-signatures item
+    complete_owners: set[str] = field(default_factory=set)  # owners whose whole account list was seen
+    complete_token_owners: set[str] = field(default_factory=set)  # token owners whose whole list was seen
 
     def add(self, kind: str, *values: Any) -> None:
         bucket = self.lists[kind]
@@ -88,7 +92,10 @@ def _signatures(ctx: CheckContext) -> None:
         value = ctx.call("getLatestCompressionSignatures", params).value
         if not isinstance(value, dict) or not isinstance(value.get("items"), list):
             return
-        ctx.keys.add("signatures", *(i.get("signature") for i in value["items"] if isinstance(i, dict)))
+        items = [i for i in value["items"] if isinstance(i, dict) and isinstance(i.get("signature"), str)]
+        ctx.keys.add("signatures", *(i["signature"] for i in items))
+        for item in items:
+            ctx.keys.signature_items.setdefault(item["signature"], item)
         cursor = value.get("cursor")
         if not cursor or not value["items"]:
             return
@@ -141,8 +148,16 @@ def _note_account(ctx: CheckContext, account: dict, token: dict | None, *, close
         keys.add("delegates", token.get("delegate"))
 
 
+def _whole(value: Any) -> bool:
+    """Whether one page is the whole list: no cursor onwards and fewer items than the limit asked."""
+    items = value.get("items") if isinstance(value, dict) else None
+    return isinstance(items, list) and value.get("cursor") is None and len(items) < LIST_LIMIT
+
+
 def _owner_accounts(ctx: CheckContext, owner: str) -> None:
-    value = ctx.call("getCompressedAccountsByOwner", {"owner": owner, "limit": 100}).value
+    value = ctx.call("getCompressedAccountsByOwner", {"owner": owner, "limit": LIST_LIMIT}).value
+    if _whole(value):
+        ctx.keys.complete_owners.add(owner)
     for account in (value or {}).get("items") or [] if isinstance(value, dict) else []:
         if isinstance(account, dict) and isinstance(account.get("hash"), str):
             ctx.keys.accounts[account["hash"]] = account
@@ -151,7 +166,9 @@ def _owner_accounts(ctx: CheckContext, owner: str) -> None:
 
 
 def _owner_token_accounts(ctx: CheckContext, owner: str) -> None:
-    value = ctx.call("getCompressedTokenAccountsByOwner", {"owner": owner, "limit": 100}).value
+    value = ctx.call("getCompressedTokenAccountsByOwner", {"owner": owner, "limit": LIST_LIMIT}).value
+    if _whole(value):
+        ctx.keys.complete_token_owners.add(owner)
     for item in (value or {}).get("items") or [] if isinstance(value, dict) else []:
         account = item.get("account") if isinstance(item, dict) else None
         if isinstance(account, dict) and isinstance(account.get("hash"), str):

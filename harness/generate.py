@@ -9,6 +9,7 @@ Draws are seeded: the same seed yields the same requests.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from ledger_crypto import b58encode
 from schema import Contract, Method
 
-__all__ = ["base58_keys", "drawn", "invalid_base58", "invalid_params", "pubkeys", "signatures"]
+__all__ = ["base58_keys", "drawn", "invalid_base58", "invalid_params", "pubkeys", "signatures", "valid_params"]
 
 BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
@@ -80,6 +81,57 @@ def invalid_params(contract: Contract, method: Method, valid: Any) -> st.SearchS
     elif isinstance(valid, list):
         candidates.append(st.lists(WRONG_VALUES, min_size=1, max_size=3))
     return st.one_of(candidates).filter(lambda params: not validator.is_valid(params))
+
+
+def _optional(name: str, method: Method, keys: Mapping[str, Sequence[str]]) -> st.SearchStrategy[Any] | None:
+    """A valid value for an optional member, or None when the member is better left out."""
+    limit = method.observed.get("limit", {}).get("max", 1000)
+    if name == "limit":
+        return st.integers(min_value=1, max_value=limit)
+    if name == "mint" and keys.get("mints"):
+        return st.sampled_from(list(keys["mints"]))
+    if name == "dataSlice":
+        return st.fixed_dictionaries({"offset": st.integers(0, 40), "length": st.integers(0, 40)})
+    if name == "filters":
+        return st.just([])
+    return None
+
+
+def valid_params(method: Method, keys: Mapping[str, Sequence[str]], *,
+                 key_for: Callable[[Method, str], str | None]) -> st.SearchStrategy[Any]:
+    """Params for `method` that a conforming server answers with a result, drawn from known keys.
+
+    Required key members take discovered keys (`key_for` names the kind of key a member takes);
+    optional members (`limit`, `mint`, `dataSlice`, `filters`) are present or not. Methods that
+    take exactly one of `address` and `hash` get one of them. Examples shrink towards the first
+    key and no optional member.
+    """
+    if method.params_kind == "none":
+        return st.sampled_from([[], {}])
+    if method.params_kind == "array":
+        new_address = st.binary(min_size=31, max_size=31).filter(any).map(lambda tail: b58encode(b"\x00" + tail))
+        return st.lists(new_address, min_size=1, max_size=5, unique=True)
+    if method.name == "getValidityProof":
+        live = list(keys.get("hashes", ()))
+        counts = [n for n in method.limit_for("hashes").counts if n <= min(len(live), 4)]
+        if not counts:
+            return st.nothing()
+        return st.sampled_from(counts).flatmap(
+            lambda n: st.permutations(live).map(lambda hashes: {"hashes": list(hashes[:n])}))
+    required: dict[str, st.SearchStrategy[Any]] = {}
+    for name in method.required_params:
+        values = list(keys.get(key_for(method, name) or "", ()))
+        if not values:
+            return st.nothing()
+        required[name] = st.sampled_from(values)
+    optional = {name: strategy for name in method.param_names if name not in required
+                for strategy in [_optional(name, method, keys)] if strategy is not None}
+    params = st.fixed_dictionaries(required, optional=optional)
+    if not required and {"address", "hash"} <= set(method.param_names):
+        choices = [st.fixed_dictionaries({name: st.sampled_from(list(keys[kind]))})
+                   for name, kind in (("hash", "hashes"), ("address", "addresses")) if keys.get(kind)]
+        return st.one_of(choices) if choices else st.nothing()
+    return params
 
 
 def drawn(strategy: st.SearchStrategy[Any], *, count: int, seed: int) -> list[Any]:

@@ -1,7 +1,10 @@
 """`csi run` and `csi checks`: certify a target, list the check catalogue.
 
 With no `--target`, `csi run` certifies the bundled reference server, which it finds through
-the `csi.reference` entry point (the harness never imports the reference server).
+the `csi.reference` entry point (the harness never imports the reference server). With
+`--scenario`, a reference server over that scenario is started the same way, and the target's
+answers are compared with its answers (family `differential`); with `--scenario` and no
+`--target`, the target is a reference server over that scenario too.
 """
 
 from __future__ import annotations
@@ -10,11 +13,13 @@ import argparse
 import contextlib
 import os
 import re
+import signal
 import sys
 from collections.abc import Iterator
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from harness.baseline import load_baseline
 from harness.core.errors import UsageError
 from harness.core.model import Status
 from harness.core.profile import PROFILES, profile_named
@@ -45,6 +50,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-requests", type=int, help="stop asking after this many requests")
     parser.add_argument("--fail-on", choices=list(GATES), default="fail",
                         help="lowest status that fails the gate (exit 1); default fail")
+    parser.add_argument("--scenario", metavar="NAME|FILE",
+                        help="the scenario the target has loaded: compare its answers with a reference over it")
+    parser.add_argument("--baseline", type=Path, metavar="FILE",
+                        help="YAML or JSON list of known findings ({check, method, title}); only new ones fail")
     parser.set_defaults(handler=_run)
 
     catalogue = subparsers.add_parser("checks", help="list the check catalogue")
@@ -61,11 +70,13 @@ def _rate(text: str) -> float:
 
 
 @contextlib.contextmanager
-def _bundled_reference() -> Iterator[str]:
+def _bundled_reference(scenario: str | None = None) -> Iterator[str]:
+    """A reference server on loopback (over `scenario`, or its default one); yields its URL."""
     found = [e for e in entry_points(group="csi.reference") if e.name == "default"]
     if not found:
-        raise UsageError("no --target given and no bundled reference server installed")
-    with found[0].load()() as url:
+        raise UsageError("no bundled reference server installed: give --target, and no --scenario")
+    factory = found[0].load()
+    with factory(scenario) if scenario is not None else factory() as url:
         yield url
 
 
@@ -75,18 +86,16 @@ def _run(args: argparse.Namespace) -> int:
     from harness.report.console import ConsoleReporter
 
     contract = Contract.default()
-    unknown = [t for t in args.only + args.skip if not _known_token(t, contract)]
-    if unknown:
-        raise UsageError(f"--only/--skip: {', '.join(unknown)} is no check id, family or method")
-    keys = load_keys_file(args.keys) if args.keys else None
-    config = RunConfig(profile=profile_named(args.profile), seed=args.seed, only=args.only, skip=args.skip,
-                       keys=keys, max_requests=args.max_requests)
+    config = _config(args, contract)
     gate = GATES[args.fail_on]
     reporter = ConsoleReporter(gate=gate)
     with contextlib.ExitStack() as stack:
-        url = args.target or stack.enter_context(_bundled_reference())
+        stack.enter_context(_terminate_as_interrupt())
+        reference_url = stack.enter_context(_bundled_reference(args.scenario)) if args.scenario else None
+        url = args.target or reference_url or stack.enter_context(_bundled_reference())
         target = stack.enter_context(Target(url, api_key=args.api_key, timeout=args.timeout, rate=args.rate))
-        result = run(target, config, contract=contract, on_event=reporter.handle)
+        reference = stack.enter_context(Target(reference_url, timeout=args.timeout)) if reference_url else None
+        result = run(target, config, contract=contract, on_event=reporter.handle, reference=reference)
     for path in write_reports(result, args.report_dir, contract, gate=gate):
         print(f"wrote {path}", file=sys.stderr)
     if result.interrupted:
@@ -95,6 +104,35 @@ def _run(args: argparse.Namespace) -> int:
         print(f"csi: the run is inconclusive, {result.stopped}", file=sys.stderr)
         return 3
     return 0 if result.gate(gate) else 1
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (what a CI job's timeout sends) ends a run like Ctrl-C: partial summary, reports, exit 130."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _config(args: argparse.Namespace, contract: Contract) -> RunConfig:
+    """The run's configuration from its flags; every file it names is read here, before any server starts."""
+    from harness.checks.differential import scenario_cases
+
+    unknown = [t for t in args.only + args.skip if not _known_token(t, contract)]
+    if unknown:
+        raise UsageError(f"--only/--skip: {', '.join(unknown)} is no check id, family or method")
+    baseline = load_baseline(args.baseline, checks={spec.id for spec in REGISTRY.all()},
+                             methods=set(contract.methods)) if args.baseline else None
+    return RunConfig(profile=profile_named(args.profile), seed=args.seed, only=args.only, skip=args.skip,
+                     keys=load_keys_file(args.keys) if args.keys else None, max_requests=args.max_requests,
+                     scenario=args.scenario, cases=scenario_cases(args.scenario) if args.scenario else None,
+                     baseline=baseline)
 
 
 def _known_token(token: str, contract: Contract) -> bool:

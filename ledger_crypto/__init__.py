@@ -19,6 +19,7 @@ from .hashing import (
     TOKEN_PROGRAM_ID,
     TokenDataFields,
     account_hash,
+    account_hash_inputs,
     b58decode,
     b58encode,
     decode_token_data,
@@ -27,6 +28,7 @@ from .hashing import (
     hash_to_field,
     poseidon,
     token_data_hash,
+    token_data_hash_inputs,
 )
 from .merkle import (
     HEIGHT,
@@ -36,6 +38,7 @@ from .merkle import (
     StateTree,
     fold_path,
 )
+from .parallel import hashing_pool, parallel_threshold, poseidon_many, poseidon_stream
 
 __all__ = [
     "FIELD_MODULUS",
@@ -53,6 +56,7 @@ __all__ = [
     "StateTree",
     "TokenDataFields",
     "account_hash",
+    "account_hash_inputs",
     "b58decode",
     "b58encode",
     "decode_token_data",
@@ -61,7 +65,12 @@ __all__ = [
     "encode_token_data",
     "fold_path",
     "hash_to_field",
+    "hashing_pool",
+    "parallel_threshold",
     "poseidon",
+    "poseidon_many",
+    "poseidon_stream",
     "token_data_hash",
+    "token_data_hash_inputs",
     "verify_non_inclusion",
 ]

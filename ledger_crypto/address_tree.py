@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from .hashing import HIGHEST_ADDRESS_PLUS_ONE, poseidon
 from .merkle import HEIGHT, ROOT_HISTORY, SparseMerkleTree, fold_path
+from .parallel import poseidon_many
 
 __all__ = [
     "AddressElement",
@@ -57,11 +58,11 @@ class NonInclusionProof:
 
 def element_leaf(value: int, next_index: int, next_value: int) -> bytes:
     """Leaf of an element: Poseidon(value, next_index, next_value), all 32-byte BE."""
-    return poseidon(
-        value.to_bytes(32, "big"),
-        next_index.to_bytes(32, "big"),
-        next_value.to_bytes(32, "big"),
-    )
+    return poseidon(*_element_row(value, next_index, next_value))
+
+
+def _element_row(value: int, next_index: int, next_value: int) -> tuple[bytes, bytes, bytes]:
+    return value.to_bytes(32, "big"), next_index.to_bytes(32, "big"), next_value.to_bytes(32, "big")
 
 
 def _check_value(value: int) -> None:
@@ -166,19 +167,20 @@ class AddressTree(SparseMerkleTree):
                 pred = new_index[v]
             next_idx[pred], next_val[pred] = self._index_of[successor], successor
             j = k + 1
-        updates: dict[int, bytes] = {}
-        for index in sorted(i for i in next_idx if i < start):
+        changed = sorted(i for i in next_idx if i < start)
+        for index in changed:
             self._next_indices[index] = next_idx[index]
             self._next_values[index] = next_val[index]
-            updates[index] = element_leaf(self._values[index], next_idx[index], next_val[index])
-        appends: list[bytes] = []
+        rows = [_element_row(self._values[i], next_idx[i], next_val[i]) for i in changed]
         for v in batch:
             i = new_index[v]
             self._values.append(v)
             self._next_indices.append(next_idx[i])
             self._next_values.append(next_val[i])
-            appends.append(element_leaf(v, next_idx[i], next_val[i]))
-        self._bulk_write(updates, appends, 2 * len(batch))
+            rows.append(_element_row(v, next_idx[i], next_val[i]))
+        leaves = poseidon_many(rows)  # shared with the hashing workers when a pool is open
+        updates = dict(zip(changed, leaves, strict=False))
+        self._bulk_write(updates, leaves[len(changed) :], 2 * len(batch))
         old.extend(batch)
         old.sort()
         self._index_of.update(new_index)

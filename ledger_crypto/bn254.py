@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from py_ecc import optimized_bn128 as _ecc
+_RECURSION_LIMIT = sys.getrecursionlimit()
+from py_ecc import optimized_bn128 as _ecc  # noqa: E402  (py_ecc raises the limit on import)
+
+sys.setrecursionlimit(_RECURSION_LIMIT)  # keep the interpreter's stack-overflow guard: nothing here recurses
 
 __all__ = [
     "BASE_MODULUS",

@@ -1,4 +1,5 @@
-"""`csi serve` and `csi scenario generate`: the reference server as a local mock indexer."""
+"""`csi serve`, `csi scenario generate` and `csi scenario export`: the reference server as a local
+mock indexer, and its ledgers as files."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+from reference_server.export import export_scenario, write_export
 from reference_server.generate import generate_scenario
 from reference_server.options import ServerOptions
 from reference_server.scenario import load_scenario
@@ -47,6 +49,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     generate.add_argument("--seed", type=int, default=0)
     generate.add_argument("-o", "--output", type=Path, required=True)
     generate.set_defaults(handler=_generate)
+    export = actions.add_parser("export", help="write a scenario's ledger with every derived value as JSON "
+                                               "(reference_server/export.schema.json)")
+    export.add_argument("--scenario", default="default", help="bundled scenario name or a scenario file")
+    export.add_argument("-o", "--output", type=Path, required=True)
+    export.set_defaults(handler=_export)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -66,4 +73,12 @@ def _generate(args: argparse.Namespace) -> int:
     with args.output.open("w", encoding="utf-8") as handle:
         yaml.safe_dump(document, handle, sort_keys=False)
     print(f"wrote {args.output} ({args.accounts} accounts, seed {args.seed})", file=sys.stderr)
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    document = export_scenario(args.scenario)
+    write_export(document, args.output)
+    print(f"wrote {args.output} ({len(document['accounts'])} accounts, {len(document['transactions'])} transactions "
+          f"of scenario {args.scenario!r})", file=sys.stderr)
     return 0

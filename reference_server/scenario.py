@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from cases import SCENARIO_DIR
-from ledger_crypto import TOKEN_PROGRAM_ID, TokenDataFields, b58decode, derive_address
+from ledger_crypto import FIELD_MODULUS, TOKEN_PROGRAM_ID, TokenDataFields, b58decode, derive_address
 from reference_server.ledger import (
     DEFAULT_ADDRESS_TREE,
     DEFAULT_STATE_TREE,
@@ -205,7 +205,7 @@ class _Builder:
             opens.append(self._new_account(spec, at, set(close_labels), ledger))
         slot = entry["slot"]
         tx = PendingTransaction(
-            signature=derive_signature(self.seed, index),
+            signature=self._signature(entry, index, where),
             slot=slot,
             block_time=entry.get("blockTime", self.block_time_base + slot * 2 // 5),
             error=entry.get("error"),
@@ -220,6 +220,16 @@ class _Builder:
             self.labels[spec["label"]] = hash_
         if failed:
             self.failed_labels.update(spec["label"] for spec in entry.get("open", []))
+
+    def _signature(self, entry: dict[str, Any], index: int, where: str) -> bytes:
+        """The transaction's own signature when the file gives one (a ledger mirrored from a live
+        indexer keeps its signatures), else the one derived from the seed and the index."""
+        if "signature" not in entry:
+            return derive_signature(self.seed, index)
+        try:
+            return b58decode(entry["signature"], length=64)
+        except ValueError as exc:
+            raise self.fail(f"{where}/signature", str(exc)) from None
 
     def _close_target(self, label: str, where: str, failed: bool) -> bytes:
         if label in self.labels:
@@ -240,6 +250,9 @@ class _Builder:
                 token = self._token(spec["token"], f"{where}/token")
                 return NewAccount.token_account(token=token, tree=tree, lamports=lamports, address=address)
             data = spec.get("data")
+            if data is not None and "dataHash" in data:
+                return NewAccount(program, lamports, tree, address, data["discriminator"],
+                                  base64.b64decode(data["base64"]), self._data_hash(data["dataHash"], where))
             return NewAccount.plain(
                 owner=program, lamports=lamports, tree=tree, address=address,
                 discriminator=None if data is None else data["discriminator"],
@@ -247,6 +260,13 @@ class _Builder:
             )
         except ValueError as exc:
             raise self.fail(where, str(exc)) from None
+
+    def _data_hash(self, text: str, where: str) -> bytes:
+        """An explicit data hash: the owning program's, which the ledger does not derive."""
+        value = self._b58(text, f"{where}/data/dataHash")
+        if int.from_bytes(value, "big") >= FIELD_MODULUS:
+            raise self.fail(f"{where}/data/dataHash", "a data hash must be below the BN254 field modulus")
+        return value
 
     def _token(self, spec: dict[str, Any], where: str) -> TokenDataFields:
         return TokenDataFields(

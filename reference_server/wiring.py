@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from starlette.applications import Starlette
 
@@ -11,7 +12,7 @@ from reference_server.app import create_app
 from reference_server.ledger import Ledger
 from reference_server.methods import call
 from reference_server.options import ServerOptions
-from reference_server.scenario import load_scenario
+from reference_server.scenario import load_scenario, scenario_from_document
 from reference_server.serve import running_server
 from schema import Contract
 
@@ -26,11 +27,20 @@ def app_for(ledger: Ledger, options: ServerOptions, contract: Contract | None = 
 
 
 @contextlib.contextmanager
-def bundled_reference(scenario: str = "default", options: ServerOptions | None = None) -> Iterator[str]:
-    """A reference server over a bundled scenario on a free loopback port; yields its base URL.
+def bundled_reference(
+    scenario: str | Mapping[str, Any] = "default", options: ServerOptions | None = None
+) -> Iterator[str]:
+    """A reference server on a free loopback port; yields its base URL.
 
-    Registered as the `csi.reference` entry point: `csi run` with no target certifies it.
+    `scenario` is a bundled scenario's name, a scenario file, or a scenario document (a mapping
+    in the format of cases/scenarios/README.md), which is how the harness serves the ledger it
+    mirrored from a live target. An invalid document raises `ConfigError` before anything is
+    served. Registered as the `csi.reference` entry point: `csi run` with no target certifies it.
     """
     options = options or ServerOptions()
-    with running_server(app_for(load_scenario(scenario), options)) as url:
+    if isinstance(scenario, Mapping):
+        ledger = scenario_from_document(dict(scenario), source="<scenario document>").ledger
+    else:
+        ledger = load_scenario(scenario)
+    with running_server(app_for(ledger, options)) as url:
         yield url

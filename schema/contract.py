@@ -145,8 +145,11 @@ class Contract:
                 if name in seen or (name not in self._base_defs and not name.startswith("ambiguity.")):
                     continue
                 seen.add(name)
-                node = self._base_defs.get(name) or {"anyOf": [_ref(f"{name}.{r}") for r in
-                                                               self.ambiguity(name[len("ambiguity."):]).readings]}
+                if name in self._base_defs:
+                    node = self._base_defs[name]
+                else:  # an ambiguity point: all of its readings
+                    amb = self.ambiguity(name[len("ambiguity."):])
+                    node = {"anyOf": [_ref(f"{amb.definition}.{r}") for r in amb.readings]}
                 stack += [ref[len("#/$defs/"):] for ref in _refs(node)]
             found = {name[len("ambiguity."):] for name in seen if name.startswith("ambiguity.")}
             self._reachable[definition] = tuple(a for a in self.ambiguities if a in found)
@@ -189,7 +192,8 @@ class Contract:
 
 
 _NO_PARAMS = {
-    "description": "the method takes no params (§4.1): absent, null, [] or {} are all read as none",
+    "description": "the method takes no params (§4.1): absent, [] or {} are all read as none "
+    "(JSON-RPC 2.0: params, when present, is an array or an object)",
     "x-clause": "4.1-R5",
-    "anyOf": [{"type": "null"}, {"type": "array", "maxItems": 0}, {"type": "object", "maxProperties": 0}],
+    "anyOf": [{"type": "array", "maxItems": 0}, {"type": "object", "maxProperties": 0}],
 }

@@ -13,7 +13,9 @@ FORBIDDEN = {
     "schema": {"harness", "reference_server", "ledger_crypto", "cases"},
     "ledger_crypto": {"harness", "reference_server", "schema", "cases"},
     "reference_server": {"harness"},
-    "harness": {"reference_server"},
+    "cases": {"harness"},
+    "harness": {"reference_server", "cases.fill", "cases.cli", "cases.generate_requests", "cases.case_builder",
+                "cases.request_tables"},
     "harness/core": {"harness.engine", "harness.checks", "harness.report", "harness.target", "harness.cli"},
 }
 

@@ -6,9 +6,11 @@ One module per family; `csi checks` lists them all with their clauses.
 from harness.checks import (  # noqa: F401  (imported for registration)
     consistency,
     crypto,
+    differential,
     envelope,
     health,
     limits,
+    mirror,
     pagination,
     params,
     schemas,

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.checks.samples import sample_params
+from harness.checks.samples import key_kind, sample_params
 from harness.core.failures import Skip
 from harness.core.model import Basis
 from harness.core.registry import check
 from harness.engine.context import Answer, CheckContext, describe
-from harness.generate import drawn, invalid_base58, invalid_params
+from harness.generate import drawn, invalid_base58, invalid_params, valid_params
 from ledger_crypto import b58encode
 from schema import Method
 
-GENERATED_PER_METHOD = 4
+GENERATED_PER_METHOD = 12
+"""Contract-breaking params sent per method in a default run (seeded)."""
+VALID_PER_METHOD = 100
+"""Valid generated requests per method in a default run: each is judged by every answer check."""
 
 
 def expect_refusal(ctx: CheckContext, answer: Answer, what: str, *, basis: Basis = Basis.SPEC) -> None:
@@ -107,6 +110,30 @@ def generated_invalid(ctx: CheckContext, method: Method) -> None:
     strategy = invalid_params(ctx.contract, method, valid)
     for params in drawn(strategy, count=GENERATED_PER_METHOD, seed=ctx.seed):
         expect_refusal(ctx, ctx.call(method.name, params), f"{method.name} with params breaking the contract")
+
+
+@check("params.generated-valid", clauses=("4.1-R5", "4.1-R6", "4.2-N3"),
+       description="Valid params generated from discovered keys (seeded) always get a result",
+       methods=lambda m: True)
+def generated_valid(ctx: CheckContext, method: Method) -> None:
+    closed = set(ctx.keys["closed_hashes"])
+    keys = {kind: [k for k in values if not (kind == "hashes" and k in closed)]
+            for kind, values in ctx.keys.lists.items()}
+    strategy = valid_params(method, keys, key_for=key_kind)
+    validator = ctx.contract.params_validator(method.name)
+    examples = [p for p in drawn(strategy, count=VALID_PER_METHOD, seed=ctx.seed) if validator.is_valid(p)]
+    if not examples:
+        raise Skip(f"no keys discovered to build valid {method.name} params")
+    for params in examples:
+        answer = ctx.call(method.name, params)
+        if not answer.has_result and not _balance_bare(answer):
+            ctx.fail("Valid request refused", expected="a result", received=describe(answer), answer=answer)
+
+
+def _balance_bare(answer: Answer) -> bool:
+    """The bare reading of balance-wrapper is a result too (judged by schema.ambiguity-readings)."""
+    body = answer.body
+    return isinstance(body, dict) and set(body) == {"context", "value"}
 
 
 @check("params.validity-unknown-account", clauses=("4.3-R3", "7-C2"),

@@ -10,9 +10,10 @@ from typing import Any
 
 from harness.core.failures import Skip
 from harness.engine.context import CheckContext
+from harness.target import OMIT
 from schema import Method
 
-__all__ = ["KEY_FOR_PARAM", "item_key", "items_of", "sample_params", "sample_params_or_none"]
+__all__ = ["KEY_FOR_PARAM", "fetch_all", "item_key", "items_of", "key_kind", "sample_params", "sample_params_or_none"]
 
 KEY_FOR_PARAM = {"owner": "owners", "address": "addresses", "hash": "hashes", "delegate": "delegates",
                  "mint": "mints", "signature": "signatures"}
@@ -25,7 +26,8 @@ TOKEN_OWNER_METHODS = frozenset({"getCompressedTokenAccountsByOwner", "getCompre
 OPTIONAL_FILTERS = frozenset({"mint", "cursor", "limit", "dataSlice", "filters"})
 
 
-def _kind(method: Method, param: str) -> str | None:
+def key_kind(method: Method, param: str) -> str | None:
+    """The kind of discovered key that fills `param` of `method` (None for a free value)."""
     if param == "owner" and method.name in TOKEN_OWNER_METHODS:
         return "token_owners"
     return KEY_FOR_PARAM.get(param)
@@ -34,7 +36,7 @@ def _kind(method: Method, param: str) -> str | None:
 def sample_params(ctx: CheckContext, method: Method, *, pick: int = 0) -> Any:
     """Params a conforming server answers with a result, or `Skip` when no key is known."""
     if method.params_kind == "none":
-        return None
+        return OMIT
     if method.params_kind == "array":
         return [ctx.fresh_pubkey()]
     if method.name == "getValidityProof":
@@ -46,7 +48,7 @@ def sample_params(ctx: CheckContext, method: Method, *, pick: int = 0) -> Any:
     for name in method.param_names:
         if name in OPTIONAL_FILTERS:
             continue
-        kind = _kind(method, name)
+        kind = key_kind(method, name)
         values = ctx.keys[kind] if kind else []
         if values:
             params[name] = values[pick % len(values)]

@@ -9,6 +9,7 @@ from harness.checks.support import is_envelope
 from harness.core.model import Basis
 from harness.core.registry import answer_check, check
 from harness.engine.context import Answer, CheckContext, describe
+from harness.target import NOT_JSON
 from schema import Method
 
 
@@ -19,7 +20,7 @@ def success_status(ctx: CheckContext, answer: Answer) -> None:
         ctx.fail("Success without HTTP 200", expected="HTTP 200", received=f"HTTP {answer.status}", answer=answer)
 
 
-@answer_check("transport.answered", clauses=("4.1-R6", "7-R2"),
+@answer_check("transport.answered", clauses=("4.1-R6", "4.1-R3", "7-R2"),
               description="Every request gets an HTTP answer in time (a 429 only for a while)")
 def answered(ctx: CheckContext, answer: Answer) -> None:
     exchange = answer.exchange
@@ -27,6 +28,9 @@ def answered(ctx: CheckContext, answer: Answer) -> None:
         flood = exchange.error_kind == "rate-limited"
         ctx.fail("Rate limited without end" if flood else "No answer", expected="an HTTP answer",
                  received=exchange.error, answer=answer, basis=Basis.JSON_RPC if flood else Basis.SPEC)
+    if exchange.status == 200 and exchange.json is NOT_JSON:
+        ctx.fail("Answer is not JSON", expected="an HTTP 200 answer holding one JSON document (§4.1)",
+                 received=exchange.json_error or "not JSON", answer=answer, clauses=("4.1-R3", "4.1-R6"))
 
 
 @answer_check("transport.content-type", clauses=("4.1-R3",), basis=Basis.JSON_RPC,
@@ -56,8 +60,8 @@ def error_status(ctx: CheckContext, answer: Answer) -> None:
 def _comparable(answer: Answer) -> Any:
     """The answer without what legitimately differs between two calls: the id and the slot."""
     body = answer.body
-    if not isinstance(body, dict):
-        return (answer.status, answer.exchange.error, answer.exchange.json_error)
+    if not isinstance(body, dict):  # error kinds, not texts: a text names the path it was sent to
+        return (answer.status, answer.exchange.error_kind, answer.exchange.json_error is not None)
     body = {k: v for k, v in body.items() if k != "id"}
     result = body.get("result")
     if isinstance(result, dict) and "context" in result:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["Basis", "CheckResult", "Finding", "Observation", "RunResult", "Status"]
+__all__ = ["BaselineEntry", "Basis", "CheckResult", "Finding", "Observation", "RunResult", "Status"]
 
 
 class Status(StrEnum):
@@ -61,6 +61,10 @@ class Finding:
     http_status: int | None = None
     curl: str | None = None
     seed: int | None = None
+    reference_response: Any = None
+    """What the reference answered to the same request, for differential findings; None otherwise."""
+    baselined: bool = False
+    """A known finding listed in the run's baseline: reported, but not counted by the gate."""
 
     @property
     def dedup_key(self) -> tuple:
@@ -84,6 +88,21 @@ class Observation:
         return tuple(name for name, count in self.counts.items() if count == self.answers and self.answers)
 
 
+@dataclass(frozen=True)
+class BaselineEntry:
+    """A known finding (`--baseline FILE`): a check, and optionally the method and title it is about."""
+
+    check: str
+    method: str | None = None
+    """None matches the check on any method."""
+    title: str | None = None
+    """None matches any title."""
+
+    def matches(self, finding: Finding) -> bool:
+        return (finding.check_id == self.check and self.method in (None, finding.method)
+                and self.title in (None, finding.title))
+
+
 @dataclass
 class CheckResult:
     """Everything one check produced; its status is the worst of its findings."""
@@ -97,16 +116,21 @@ class CheckResult:
     runs: int = 0
     skipped: list[str] = field(default_factory=list)
     methods: set[str] = field(default_factory=set)
+    incomplete: str | None = None
+    """Why the check did not run to its end (the run was interrupted during it)."""
 
     @property
     def status(self) -> Status:
         if self.findings:
             return Status.worst(f.status for f in self.findings)
+        if self.incomplete:
+            return Status.SKIP  # cut short: what did not run cannot count as a pass
         return Status.PASS if self.runs > len(self.skipped) else Status.SKIP
 
     @property
     def skip_reason(self) -> str | None:
-        return "; ".join(sorted(set(self.skipped))) if self.status is Status.SKIP else None
+        reasons = sorted(set(self.skipped)) + ([self.incomplete] if self.incomplete else [])
+        return "; ".join(reasons) if self.status is Status.SKIP else None
 
 
 @dataclass
@@ -127,6 +151,12 @@ class RunResult:
     stopped: str | None = None
     """Why the run stopped asking the target early (it flooded or hung); the run is then inconclusive."""
     notes: list[str] = field(default_factory=list)
+    scenario: str | None = None
+    """The scenario the target was compared on with the reference (`--scenario`), if any."""
+    baseline: list[BaselineEntry] | None = None
+    """The known findings the run was given (`--baseline`); None when none were."""
+    stale_baseline: list[BaselineEntry] = field(default_factory=list)
+    """Baseline entries whose check ran and matched no finding: fixed, or the baseline is out of date."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -138,6 +168,10 @@ class RunResult:
             tally[result.status.value] += 1
         return tally
 
+    def blocking(self, threshold: Status = Status.FAIL) -> list[Finding]:
+        """Findings at or above the threshold that no baseline entry excuses."""
+        return [f for f in self.findings if f.status.rank >= threshold.rank and not f.baselined]
+
     def gate(self, threshold: Status = Status.FAIL) -> bool:
-        """True when no finding is at or above the threshold: the target passes the gate."""
-        return all(f.status.rank < threshold.rank for f in self.findings)
+        """True when no finding outside the baseline is at or above the threshold: the target passes."""
+        return not self.blocking(threshold)

@@ -23,7 +23,8 @@ from schema import Contract, ContractError, Method
 
 __all__ = ["FAMILIES", "REGISTRY", "CheckSpec", "Registry", "answer_check", "check"]
 
-FAMILIES = ("envelope", "transport", "schema", "params", "limits", "pagination", "consistency", "crypto", "health")
+FAMILIES = ("envelope", "transport", "schema", "params", "limits", "pagination", "consistency", "crypto", "health",
+            "differential")
 """The families in the order a run executes them."""
 
 MethodSelector = Callable[[Method], bool]

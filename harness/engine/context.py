@@ -1,14 +1,16 @@
 """What a check sees: the contract, the profile, the discovered keys, and a way to ask the target.
 
 Every call made through `CheckContext.call` is an `Answer`, and every answer is also handed
-to the answer checks, so a request made by any check is judged by all of them.
+to the answer checks, so a request made by any check is judged by all of them. With a
+reference (`csi run --scenario`), `CheckContext.ask_reference` puts the same request to the
+reference server; its answers are never judged, only compared with.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +22,7 @@ from harness.target import NOT_JSON, OMIT, Exchange, Target
 from ledger_crypto import b58encode
 from schema import Contract, Method
 
-__all__ = ["STOP_AFTER", "Answer", "CheckContext"]
+__all__ = ["STOP_AFTER", "Answer", "CheckContext", "DifferenceFailure"]
 
 STOP_AFTER = {"rate-limited": 3, "timeout": 5, "unreachable": 3}
 """Consecutive transport failures of one kind after which a run stops asking the target."""
@@ -74,6 +76,19 @@ class Answer:
         return slot if type(slot) is int else None
 
 
+class DifferenceFailure(CheckFailure):
+    """A target answer that differs from the reference's: the finding shows both answers.
+
+    `response` replaces the answer's own body in the finding when what was compared is not one
+    body (a list walked over several pages, merged); None keeps the answer's body.
+    """
+
+    def __init__(self, title: str, *, reference: Any, response: Any = None, **kwargs: Any) -> None:
+        super().__init__(title, **kwargs)
+        self.reference = reference
+        self.response = response
+
+
 @dataclass
 class CheckContext:
     """Per-run state shared by all checks; one instance per run."""
@@ -94,6 +109,16 @@ class CheckContext:
     answers_seen: dict[str, int] = field(default_factory=dict)
     stopped: str | None = None
     """Why the run stopped asking the target (a flood or a hang), once it has."""
+    reference: Target | None = None
+    """The reference server over the scenario the target loaded (`--scenario`); None without one."""
+    scenario: str | None = None
+    """That scenario's name or file, as given."""
+    cases: Sequence[Any] | None = None
+    """Golden cases to replay (`cases.Case`); None means those of `scenario` in the cases folder."""
+    notes: list[str] = field(default_factory=list)
+    """Remarks about the run as a whole, copied into the result."""
+    pending: list[CheckFailure] = field(default_factory=list)
+    """Failures a check recorded without stopping (`defer`); the engine turns them into findings."""
     _counter: int = 0
     _streak: tuple[str | None, int] = (None, 0)
 
@@ -118,6 +143,12 @@ class CheckContext:
         if judge:
             self.on_answer(self, answer)
         return answer
+
+    def ask_reference(self, method: str, params: Any = OMIT, *, id: Any) -> Answer:
+        """The same JSON-RPC request to the reference server; not judged, not counted against the budget."""
+        if self.reference is None:
+            raise Skip("no reference: give --scenario to compare with the reference server")
+        return Answer(method, None if params is OMIT else params, self.reference.call(method, params, id=id))
 
     def send(self, payload: Any, **kwargs: Any) -> Exchange:
         """Send a raw payload (bad JSON, a batch, no key) for envelope and transport checks."""
@@ -149,6 +180,10 @@ class CheckContext:
         """Raise the failure; `clauses` narrows the check's clauses to those this answer broke."""
         raise CheckFailure(title, expected=expected, received=received, answer=answer, basis=basis,
                            method=answer.method if answer else None, clauses=clauses)
+
+    def defer(self, failure: CheckFailure) -> None:
+        """Record a failure and carry on: for checks that judge many independent exchanges (cases)."""
+        self.pending.append(failure)
 
     def expect_result(self, answer: Answer, what: str) -> Any:
         """The result of an answer that must succeed; a failure otherwise."""

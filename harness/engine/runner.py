@@ -8,17 +8,19 @@ what they raise into findings. It emits typed events that the console and report
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
+from harness.baseline import apply_baseline
 from harness.core.errors import PreconditionUnmet
 from harness.core.failures import CheckFailure, Skip
-from harness.core.model import CheckResult, Finding, Observation, RunResult
+from harness.core.model import BaselineEntry, CheckResult, Finding, Observation, RunResult
 from harness.core.profile import Profile
 from harness.core.registry import REGISTRY, CheckSpec, Registry
 from harness.discover import Keys, discover
-from harness.engine.context import Answer, CheckContext
+from harness.engine.context import Answer, CheckContext, DifferenceFailure
 from harness.engine.events import CheckFinished, CheckStarted, Event, RunFinished, RunStarted
 from harness.target import NOT_JSON, Exchange, Target
 from schema import Contract
@@ -36,11 +38,21 @@ class RunConfig:
     skip: list[str] = field(default_factory=list)
     keys: Keys | None = None
     max_requests: int | None = None
+    scenario: str | None = None
+    """The scenario target and reference both hold (`--scenario`); needs a reference in `run`."""
+    cases: Sequence[Any] | None = None
+    """Golden cases to replay instead of the scenario's cases from the cases folder."""
+    baseline: list[BaselineEntry] | None = None
+    """Known findings (`--baseline`): reported, not counted by the gate."""
 
 
 def run(target: Target, config: RunConfig, *, contract: Contract | None = None, registry: Registry = REGISTRY,
-        on_event: Callable[[Event], None] = lambda event: None) -> RunResult:
-    """Certify one target; raises `TargetError` only when it cannot be certified at all."""
+        on_event: Callable[[Event], None] = lambda event: None, reference: Target | None = None) -> RunResult:
+    """Certify one target; raises `TargetError` only when it cannot be certified at all.
+
+    With a `reference` (a reference server over `config.scenario`), the target must have indexed
+    at least up to the reference's slot, and the differential checks compare the two.
+    """
     contract = contract or Contract.default()
     specs = registry.select(config.only, config.skip)
     methods = _methods(contract, config.only)
@@ -59,11 +71,12 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
             _guarded(ctx, spec, results[spec.id], lambda s=spec: s.function(ctx, answer), answer.method)
 
     ctx = CheckContext(contract, config.profile, target, config.keys or Keys(), config.seed, on_answer,
-                       config.max_requests)
+                       config.max_requests, reference=reference, scenario=config.scenario, cases=config.cases)
     started = time.monotonic()
     on_event(RunStarted(total=len(specs) - len(answer_specs)))
     try:
         _preflight(ctx)
+        _caught_up(ctx)
         discover(ctx)
         for spec in specs:
             if spec.kind == "active":
@@ -78,6 +91,10 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
     outcome.discovered = ctx.keys.summary()
     outcome.stopped = ctx.stopped
     outcome.observations = _observations(ctx)
+    outcome.notes += ctx.notes
+    outcome.scenario = config.scenario if reference is not None else None
+    if config.baseline is not None:
+        apply_baseline(outcome, config.baseline)
     on_event(RunFinished(outcome))
     return outcome
 
@@ -94,6 +111,27 @@ def _preflight(ctx: CheckContext) -> None:
         raise failure
     if exchange.status is None:
         raise PreconditionUnmet(f"no HTTP answer to getIndexerSlot: {exchange.error}")
+
+
+def _caught_up(ctx: CheckContext) -> None:
+    """With a reference, the target must have indexed the whole scenario: its slot must have reached
+    the reference's (the scenario's last slot), or every difference would only say it is behind."""
+    if ctx.reference is None:
+        return
+    expected = ctx.ask_reference("getIndexerSlot", id="csi-precondition").result
+    if type(expected) is not int:
+        raise PreconditionUnmet(f"the reference server over {ctx.scenario} gave no slot")
+    answer = ctx.call("getIndexerSlot", id="csi-precondition", judge=False)
+    slot = answer.result
+    if type(slot) is not int:
+        raise PreconditionUnmet(f"getIndexerSlot gave no integer slot, so the harness cannot tell whether the "
+                                f"target has indexed scenario {ctx.scenario} (last slot {expected})")
+    if slot < expected:
+        raise PreconditionUnmet(f"the target has indexed up to slot {slot}, but scenario {ctx.scenario} ends at "
+                                f"slot {expected}: load the scenario and wait until the target has caught up")
+    if slot > expected:
+        ctx.notes.append(f"the target is at slot {slot}, past the scenario's last slot {expected}: "
+                         "later transactions can show up as differences")
 
 
 def _run_active(ctx: CheckContext, spec: CheckSpec, result: CheckResult, methods: set[str]) -> None:
@@ -118,16 +156,23 @@ def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Call
     except Skip as skip:
         result.skipped.append(skip.reason)
     except KeyboardInterrupt:
+        result.incomplete = "interrupted before it finished"
         raise
     except Exception as exc:  # a check that cannot finish must not pass silently
         failure = CheckFailure("Check could not complete", expected="the check to run to its end",
                                received=ctx.target.redactor.text(f"{type(exc).__name__}: {exc}"))
         _record(result, _finding(ctx, spec, failure, method))
+    finally:
+        deferred, ctx.pending = ctx.pending, []
+        for failure in deferred:
+            _record(result, _finding(ctx, spec, failure, method))
 
 
 def _finding(ctx: CheckContext, spec: CheckSpec, failure: CheckFailure, method: str | None) -> Finding:
     basis = failure.basis or spec.basis
     answer = failure.answer
+    differs = isinstance(failure, DifferenceFailure)
+    merged = failure.response if differs else None
     exchange = answer.exchange if answer is not None else None
     return Finding(
         check_id=spec.id,
@@ -138,10 +183,11 @@ def _finding(ctx: CheckContext, spec: CheckSpec, failure: CheckFailure, method: 
         method=failure.method or method,
         message=ctx.target.redactor.text(failure.message),
         request=exchange.request if exchange else None,
-        response=_response_of(exchange),
+        response=_response_of(exchange) if merged is None else merged,
         http_status=exchange.status if exchange else None,
         curl=exchange.curl() if exchange else None,
         seed=ctx.seed,
+        reference_response=failure.reference if differs else None,
     )
 
 

@@ -95,8 +95,11 @@ class ConsoleReporter:
         self.console.print()
         self.console.print(Text(f"{one_line(result.target)}  profile {result.profile}  seed {result.seed}  "
                                 f"{result.requests} requests in {result.duration:.1f} s"))
+        if result.scenario is not None:
+            self.console.print(Text(f"compared with a reference server over scenario {one_line(result.scenario)}"))
         self.console.print(summary_table(result))
         self._print_findings(result)
+        self._print_baseline(result)
         if result.interrupted:
             self.console.print(Text("Interrupted: checks that did not run are SKIP.", style="yellow"))
         if result.stopped:
@@ -118,11 +121,27 @@ class ConsoleReporter:
         for finding in listed:
             self.console.print(Text.assemble(
                 (f"{finding.status.value:<5}", STYLES[finding.status]), " ", (one_line(finding.check_id), "bold"),
-                " ", one_line(finding.method or "-"), "  ", one_line(finding.title), ": ", one_line(finding.message),
+                " ", one_line(finding.method or "-"), "  ", ("(baselined) ", "dim") if finding.baselined else "",
+                one_line(finding.title), ": ", one_line(finding.message),
             ), no_wrap=True, overflow="ellipsis" if terminal else "ignore", crop=terminal)
         others = len(result.findings) - len(listed)
         if others:
             self.console.print(Text(f"{others} INFO/AMBIGUOUS finding(s): see the reports", style="dim"))
+
+
+    def _print_baseline(self, result: RunResult) -> None:
+        """How many findings the baseline excused, and each stale entry on its own line."""
+        if result.baseline is None:
+            return
+        known = sum(1 for finding in result.findings if finding.baselined)
+        stale = len(result.stale_baseline)
+        self.console.print(Text(f"Baseline: {known} finding(s) known and not counted by the gate; "
+                                f"{stale} stale entr{'y' if stale == 1 else 'ies'}",
+                                style="yellow" if stale else "dim"))
+        for entry in result.stale_baseline:
+            self.console.print(Text(f"  stale: {one_line(entry.check)} {one_line(entry.method or 'any method')}"
+                                    + (f" ({one_line(entry.title)})" if entry.title else "")
+                                    + ": matched no finding; remove it from the baseline", style="yellow"))
 
 
 def summary_table(result: RunResult) -> Table:

@@ -23,6 +23,9 @@ HTML_NAME = "report.html"
 NOTHING = "—"
 SHOWN_JSON = 20_000
 """Characters of a request or response shown per finding; report.json always holds all of it."""
+CONDITIONAL_FAMILIES = ("differential",)
+"""Families that apply only with a reference (`--scenario`): their matrix column is left out when none
+of their checks examined anything, rather than filling it with SKIP."""
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:80em;padding:0 1em;color:#222}
@@ -37,6 +40,8 @@ pre{background:#f7f7f7;border:1px solid #ddd;padding:.6em;overflow-x:auto;white-
 .finding.FAIL{border-color:#c33;background:none}.finding.WARN{border-color:#d90;background:none}
 .finding.AMBIGUOUS{border-color:#93c;background:none}.finding.INFO{border-color:#36c;background:none}
 .verdict{font-size:1.2em;font-weight:700}.passed{color:#161}.failed{color:#a11}
+.sides{display:grid;grid-template-columns:1fr 1fr;gap:1em}.sides pre{margin-top:0}
+.known{font-weight:600;color:#555;border:1px solid #999;border-radius:3px;padding:0 .4em}
 """
 
 
@@ -60,6 +65,7 @@ def render_html(result: RunResult, contract: Contract | None = None, *, gate: St
         _summary(result),
         _matrix(result, contract),
         _observations(result.observations),
+        _baseline(result),
         _checks(result),
         _findings(result.findings, contract),
         _discovered(result.discovered),
@@ -95,6 +101,8 @@ def _header(result: RunResult, gate: Status) -> str:
     rows = [["Target", _e(result.target)], ["Profile", _e(result.profile)], ["Seed", _e(result.seed)],
             ["Spec version", _e(result.spec_version)], ["Started", _e(result.started)],
             ["Duration", _e(f"{result.duration:.1f} s")], ["Requests", _e(result.requests)]]
+    if result.scenario is not None:
+        rows.append(["Compared with", _e(f"a reference server over scenario {result.scenario}")])
     if result.interrupted:
         rows.append(["Interrupted", "yes: checks not run are SKIP"])
     notes = "".join(f"<li>{_e(note)}</li>" for note in result.notes)
@@ -121,7 +129,8 @@ def _num(value: int) -> str:
 
 def _matrix(result: RunResult, contract: Contract) -> str:
     matrix = method_family_matrix(result)
-    columns = matrix_columns(matrix)
+    examined = {check.family for check in result.checks if check.status is not Status.SKIP}
+    columns = [f for f in matrix_columns(matrix) if f not in CONDITIONAL_FAMILIES or f in examined]
     rows = []
     for method in matrix_rows(matrix, list(contract.methods)):
         cells = [matrix.get((method, family)) for family in columns]
@@ -145,6 +154,21 @@ def _observations(observations: list[Observation]) -> str:
                      _e(counts)])
     head = ["Clause", "Question", "Observed practice", "Readings this target followed", "Answers per reading"]
     return "<section><h2>Ambiguities</h2>" + _table(head, rows) + "</section>"
+
+
+def _baseline(result: RunResult) -> str:
+    """The baseline's effect: how many findings it excused, and the entries that matched nothing."""
+    if result.baseline is None:
+        return ""
+    known = sum(1 for finding in result.findings if finding.baselined)
+    intro = (f"<p>{len(result.baseline)} known finding(s) listed; {known} finding(s) of this run matched and are "
+             "not counted by the gate.</p>")
+    if not result.stale_baseline:
+        return "<section><h2>Baseline</h2>" + intro + "<p>No stale entry.</p></section>"
+    rows = [[f"<code>{_e(entry.check)}</code>", _e(entry.method or "any"), _e(entry.title or "any")]
+            for entry in result.stale_baseline]
+    return ("<section><h2>Baseline</h2>" + intro + "<p>Stale entries: their check ran and matched no finding "
+            "(fixed, or the baseline is out of date).</p>" + _table(["Check", "Method", "Title"], rows) + "</section>")
 
 
 def _checks(result: RunResult) -> str:
@@ -172,12 +196,18 @@ def _finding(finding: Finding, contract: Contract) -> str:
         facts.append(f"HTTP {_e(finding.http_status)}")
     if finding.seed is not None:
         facts.append(f"seed {_e(finding.seed)}")
+    known = ' <span class="known">baselined: known, not counted by the gate</span>' if finding.baselined else ""
     parts = [f'<article class="finding {finding.status.value}">',
-             f"<h3>{_badge(finding.status)} {_e(finding.title)}</h3>",
+             f"<h3>{_badge(finding.status)} {_e(finding.title)}{known}</h3>",
              f"<p>{' · '.join(facts)}</p>", f"<ul>{clauses}</ul>", f"<pre>{_message(finding.message)}</pre>"]
-    for label, value in (("Request", finding.request), ("Response", finding.response)):
-        if value is not None:
-            parts.append(f"<p>{label}</p><pre>{_json_block(value)}</pre>")
+    if finding.request is not None:
+        parts.append(f"<p>Request</p><pre>{_json_block(finding.request)}</pre>")
+    if finding.reference_response is not None:
+        parts.append('<div class="sides"><div><p>Target answer</p>'
+                     f"<pre>{_json_block(finding.response)}</pre></div><div><p>Reference answer</p>"
+                     f"<pre>{_json_block(finding.reference_response)}</pre></div></div>")
+    elif finding.response is not None:
+        parts.append(f"<p>Response</p><pre>{_json_block(finding.response)}</pre>")
     if finding.curl:
         parts.append(f"<p>Reproduce</p><pre>{_e(finding.curl)}</pre>")
     return "".join(parts) + "</article>"

@@ -11,7 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from harness.core.model import CheckResult, Finding, Observation, RunResult, Status
+from harness.core.model import BaselineEntry, CheckResult, Finding, Observation, RunResult, Status
 from harness.report.values import jsonable
 from harness.report.write import write_atomic
 from schema import jsonio
@@ -35,9 +35,9 @@ def tool_version() -> str:
 
 
 def gate_summary(result: RunResult, threshold: Status = Status.FAIL) -> dict[str, Any]:
-    """The CI verdict: passed when no finding is at or above `threshold`, and how many are."""
-    blocking = sum(1 for finding in result.findings if finding.status.rank >= threshold.rank)
-    return {"threshold": threshold.value, "passed": result.gate(threshold), "blocking": blocking}
+    """The CI verdict: passed when no finding outside the baseline is at or above `threshold`, and how
+    many are."""
+    return {"threshold": threshold.value, "passed": result.gate(threshold), "blocking": len(result.blocking(threshold))}
 
 
 def to_json(result: RunResult, *, gate: Status = Status.FAIL) -> dict[str, Any]:
@@ -61,6 +61,8 @@ def to_json(result: RunResult, *, gate: Status = Status.FAIL) -> dict[str, Any]:
         "checks": [_check(check) for check in result.checks],
         "findings": [_finding(finding) for finding in result.findings],
         "observations": [_observation(observation) for observation in result.observations],
+        "scenario": result.scenario,
+        "baseline": _baseline(result),
     })
 
 
@@ -109,7 +111,20 @@ def _finding(finding: Finding) -> dict[str, Any]:
         "http_status": finding.http_status,
         "curl": finding.curl,
         "seed": finding.seed,
+        "reference_response": jsonable(finding.reference_response, _EXCHANGE_DEPTH),
+        "baselined": finding.baselined,
     }
+
+
+def _baseline(result: RunResult) -> dict[str, Any] | None:
+    if result.baseline is None:
+        return None
+    return {"entries": len(result.baseline), "baselined": sum(1 for f in result.findings if f.baselined),
+            "stale": [_entry(entry) for entry in result.stale_baseline]}
+
+
+def _entry(entry: BaselineEntry) -> dict[str, Any]:
+    return {"check": entry.check, "method": entry.method, "title": entry.title}
 
 
 def _observation(observation: Observation) -> dict[str, Any]:

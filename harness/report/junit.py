@@ -96,8 +96,8 @@ def _case(check: CheckResult, family: str, gate: Status) -> ET.Element:
     if status is Status.SKIP:
         ET.SubElement(case, "skipped", message=xml_text(check.skip_reason or "not run"))
         return case
-    blocking = [f for f in check.findings if f.status.rank >= gate.rank]
-    shown = [f for f in check.findings if f.status.rank < gate.rank]
+    blocking = [f for f in check.findings if f.status.rank >= gate.rank and not f.baselined]
+    shown = [f for f in check.findings if f not in blocking]
     if blocking:
         titles = list(dict.fromkeys(f.title for f in blocking))
         message = titles[0] + (f" (+{len(titles) - 1} more)" if len(titles) > 1 else "")

@@ -32,6 +32,7 @@ from harness.redact import REDACTED, Redactor
 from harness.target.body import UnsupportedEncoding, parse_json, read_capped
 from harness.target.exchange import NOT_JSON, OMIT, ErrorKind, Exchange
 from harness.target.failures import describe
+from harness.target.logs import redact_http_logs
 from harness.target.pacing import Pacer, backoff_delay
 from harness.target.transport import DeadlineTransport, deadline
 from schema.jsonio import dumps
@@ -69,6 +70,7 @@ class _Answer:
     error: str | None = None
     kind: ErrorKind | None = None
     hops: list[str] = field(default_factory=list)
+    location: str | None = None  # as sent, unredacted: a same-origin redirect may carry our key along
 
 
 class Target:
@@ -102,6 +104,7 @@ class Target:
         self._base, self._query, url_key = _split_base_url(base_url)
         self._key = api_key if api_key is not None else url_key
         self.redactor = Redactor(k for k in (self._key, url_key) if k)
+        redact_http_logs(self.redactor)  # httpx logs every URL it requests, key included
         self._timeout = timeout
         self._cap = max_response_bytes
         self._max_retries = max_429_retries
@@ -226,7 +229,7 @@ class Target:
         while True:
             answer = self._once(sent, url)
             answer.hops = hops
-            location = answer.headers.get("location")
+            location = answer.location
             if answer.error is not None or answer.status not in _REDIRECTS or location is None:
                 return answer
             try:
@@ -256,6 +259,7 @@ class Target:
                 with self._client.stream(sent.http_method, url, content=sent.body or None, headers=headers) as resp:
                     answer.status = resp.status_code
                     answer.headers = {k.lower(): self.redactor.text(v) for k, v in resp.headers.items()}
+                    answer.location = resp.headers.get("location")
                     if read_capped(resp, self._cap, deadline_at, answer.body):
                         return _failed(answer, "too-large", f"response over {self._cap} bytes")
                 answer.complete = True

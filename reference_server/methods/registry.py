@@ -88,12 +88,12 @@ def _normalise(contract: Contract, name: str, params: Any) -> Any:
     """Absent params of an object method read as `{}`; an array reads positionally (observed).
 
     Observed practice accepts params given as an array in field order; the spec shows only
-    the object form (4.1-R5). Methods without params keep what was sent: the contract's
-    definition accepts absent, null, [] and {} there.
+    the object form (4.1-R5). For methods without params, absent (None here: the transport has
+    already refused an explicit `params: null`) reads as `[]`; the contract accepts [] and {}.
     """
     spec = contract.method(name)
     if spec.params_kind == "none":
-        return params
+        return [] if params is None else params
     if spec.params_kind == "object":
         if params is None:
             return {}

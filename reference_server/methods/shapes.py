@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from ledger_crypto import TokenDataFields, b58decode, b58encode
@@ -19,6 +20,7 @@ __all__ = [
     "account_json",
     "address_or_hash",
     "key_param",
+    "key_text",
     "lookup_live",
     "token_json",
 ]
@@ -40,9 +42,9 @@ def account_json(account: Account, data_slice: Mapping[str, int] | None = None) 
         "hash": b58encode(account.hash),
         "lamports": account.lamports,
         "leafIndex": account.leaf_index,
-        "owner": b58encode(account.owner),
+        "owner": key_text(account.owner),
         "slotCreated": account.slot_created,
-        "tree": b58encode(account.tree),
+        "tree": key_text(account.tree),
         "address": None if account.address is None else b58encode(account.address),
         "data": data,
         "seq": account.seq,
@@ -53,12 +55,18 @@ def token_json(token: TokenDataFields) -> dict[str, Any]:
     """TokenData (§2.5); `state` is the string name, as the wire example and observed practice."""
     return {
         "amount": token.amount,
-        "mint": b58encode(token.mint),
-        "owner": b58encode(token.owner),
+        "mint": key_text(token.mint),
+        "owner": key_text(token.owner),
         "state": token.state,
-        "delegate": None if token.delegate is None else b58encode(token.delegate),
+        "delegate": None if token.delegate is None else key_text(token.delegate),
         "tlv": None if token.tlv is None else base64.b64encode(token.tlv).decode("ascii"),
     }
+
+
+@lru_cache(maxsize=8192)
+def key_text(key: bytes) -> str:
+    """Base58 of a key that recurs across answers (owner, tree, mint, delegate): encoded once."""
+    return b58encode(key)
 
 
 def key_param(params: Mapping[str, Any], name: str) -> bytes | None:

@@ -259,6 +259,15 @@ def _no_items(params: Any, result: Any) -> Any:
     return {**result, "value": {**result["value"], "items": [], "cursor": None}}
 
 
+def _drop_first_item(params: Any, result: Any) -> Any:
+    result["value"]["items"] = result["value"]["items"][1:]
+    return result
+
+
+def _slot_created_later(real: Dispatch, method: str, params: Any) -> Any:
+    return _each_account(copy.deepcopy(real(method, params)), lambda a: _set(a, "slotCreated", a["slotCreated"] + 1))
+
+
 def _plus_one(params: Any, result: Any) -> Any:
     return {**result, "value": result["value"] + 1}
 
@@ -298,6 +307,9 @@ VARIANTS = [
             dispatch=_on("getMultipleNewAddressProofs", _bad_address_proof)),
     Variant("bad-leaf-indices", "crypto", "crypto.validity-proof",
             dispatch=_on("getValidityProof", _bad_leaf_indices)),
+    Variant("delegate-list-short", "differential", "differential.mirror-delegates",
+            dispatch=_on("getCompressedTokenAccountsByDelegate", _drop_first_item)),
+    Variant("slot-created-later", "differential", "differential.mirror-accounts", dispatch=_slot_created_later),
     Variant("health-not-ok", "health", "health.ok", dispatch=_on("getIndexerHealth", lambda p, r: "healthy")),
     Variant("slot-behind", "health", "health.slot", dispatch=_on("getIndexerSlot", lambda p, r: 1)),
 ]

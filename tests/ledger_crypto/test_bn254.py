@@ -320,3 +320,16 @@ def test_proof_from_gnark_matches_the_light_client_vector():
 def test_proof_from_gnark_rejects(gnark, message):
     with pytest.raises(ValueError, match=message):
         proof_from_gnark(gnark)
+
+
+def test_import_keeps_the_recursion_limit() -> None:
+    """py_ecc raises the limit to 100,000 on import, which turns a deep JSON document into a
+    segfault instead of a RecursionError; bn254 puts the interpreter's limit back."""
+    import subprocess
+    import sys
+
+    code = ("import sys; before = sys.getrecursionlimit(); import ledger_crypto.bn254; "
+            "print(before, sys.getrecursionlimit())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, after = done.stdout.split()
+    assert before == after

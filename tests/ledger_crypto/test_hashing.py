@@ -1,7 +1,9 @@
 """Hash primitives, account and token hashes, token codec and base58 (ledger-facts)."""
 
 import hashlib
+import random
 
+import base58
 import pytest
 from Crypto.Hash import keccak
 
@@ -11,6 +13,7 @@ from ledger_crypto import (
     TOKEN_PROGRAM_ID,
     TokenDataFields,
     account_hash,
+    account_hash_inputs,
     b58decode,
     b58encode,
     decode_token_data,
@@ -19,6 +22,7 @@ from ledger_crypto import (
     hash_to_field,
     poseidon,
     token_data_hash,
+    token_data_hash_inputs,
 )
 from ledger_crypto.hashing import _account_hash, _token_data_hash
 
@@ -117,6 +121,18 @@ def test_account_hash_v2_vector_with_big_endian_integers():
     expected = 15638319165413000277907073391141043184436601830909724248083671155000605125280
     result = _account_hash(**vector_account(), big_endian=True)
     assert int.from_bytes(result, "big") == expected
+
+
+def test_batch_inputs_hash_to_the_same_values():
+    """account_hash_inputs and token_data_hash_inputs feed poseidon_many; they must agree."""
+    account = vector_account()
+    assert poseidon(*account_hash_inputs(**account)) == account_hash(**account)
+    plain = {**account, "address": None, "discriminator": None, "data_hash": None, "lamports": 0}
+    assert len(account_hash_inputs(**plain)) == 3
+    token = {"mint": key(1), "owner": key(2), "amount": 7, "delegate": key(3), "frozen": True}
+    assert poseidon(*token_data_hash_inputs(**token)) == token_data_hash(**token)
+    with pytest.raises(ValueError, match="leaf_index"):
+        account_hash_inputs(**{**account, "leaf_index": -1})
 
 
 def test_account_hash_omits_zero_lamports_address_and_data():
@@ -257,6 +273,18 @@ def test_token_program_id_roundtrips():
     assert b58encode(TOKEN_PROGRAM_ID) == "cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m"
 
 
+def test_base58_agrees_with_the_base58_package():
+    """The two-digit codec is checked against an independent implementation."""
+    rng = random.Random(8)
+    for size in (0, 1, 2, 31, 32, 33, 64):
+        for zeros in range(min(size, 3) + 1):
+            raw = bytes(zeros) + rng.randbytes(size - zeros)
+            text = b58encode(raw)
+            assert text == base58.b58encode(raw).decode("ascii")
+            assert b58decode(text) == raw == base58.b58decode(text)
+    assert b58decode("") == b"" and b58decode("z") == bytes([57])
+
+
 def test_base58_roundtrip_keeps_leading_zeros():
     raw = bytes(3) + bytes(range(1, 30))
     text = b58encode(raw)
@@ -284,5 +312,5 @@ def test_b58decode_strictness(text, message):
 
 def test_package_exports_exactly_its_public_names():
     public = {n for n in dir(ledger_crypto) if not n.startswith(("_", "@"))}  # "@": pytest assert rewriting
-    modules = {"address_tree", "bn254", "hashing", "merkle"}
+    modules = {"address_tree", "bn254", "hashing", "merkle", "parallel"}
     assert set(ledger_crypto.__all__) == public - modules

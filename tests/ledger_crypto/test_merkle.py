@@ -200,3 +200,45 @@ def test_fold_path_checks_index_range():
         fold_path(bytes(32), 8, path)
     with pytest.raises(ValueError):
         fold_path(bytes(32), -1, path)
+
+
+@pytest.mark.parametrize("first", [0, 3, 8])
+def test_write_many_equals_appends_then_nullifications_one_by_one(first):
+    leaves = random_leaves(40, seed=30 + first)
+    one_by_one, bulk = StateTree(), StateTree()
+    for leaf in leaves[:first]:
+        one_by_one.append(leaf)
+        bulk.append(leaf)
+    nullify = [i for i in (0, 2, 9, 33, 39) if i < 40]  # some existing, some appended by the same call
+    for leaf in leaves[first:]:
+        one_by_one.append(leaf)
+    for index in nullify:
+        one_by_one.nullify(index)
+    assert bulk.write_many(appends=leaves[first:], nullify=nullify) == one_by_one.seq
+    assert (bulk.root, bulk.seq, bulk.next_index) == (one_by_one.root, one_by_one.seq, one_by_one.next_index)
+    for index in (0, 9, 17, 39):
+        assert bulk.leaf(index) == one_by_one.leaf(index)
+        assert bulk.proof(index) == one_by_one.proof(index)
+    assert bulk.history_root(bulk.root_index) == bulk.root
+
+
+def test_nullify_many_zeroes_existing_leaves_in_one_pass():
+    leaves = random_leaves(20, seed=41)
+    tree, reference = StateTree(), StateTree()
+    tree.append_many(leaves)
+    reference.append_many(leaves)
+    for index in (4, 5, 19):
+        reference.nullify(index)
+    assert tree.nullify_many([4, 5, 19]) == reference.seq == 23
+    assert tree.root == reference.root
+    assert fold_path(bytes(32), 5, tree.proof(5)) == tree.root
+
+
+@pytest.mark.parametrize("nullify", [[20], [-1], [True], ["1"]])
+def test_write_many_rejects_bad_indices_without_change(nullify):
+    tree = StateTree()
+    tree.append_many(random_leaves(10, seed=42))
+    root, seq = tree.root, tree.seq
+    with pytest.raises((IndexError, ValueError)):
+        tree.write_many(appends=random_leaves(10, seed=43), nullify=nullify)
+    assert (tree.root, tree.seq, tree.next_index) == (root, seq, 10)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from ledger_crypto import hashing_pool
 from reference_server.generate import generate_ledger, generate_scenario
 from reference_server.scenario import load_scenario, scenario_from_document, validate_document
 from schema.jsonio import dumps
@@ -32,6 +33,12 @@ def test_same_seed_same_ledger_other_seed_other_ledger(document) -> None:
     other = generate_ledger(accounts=600, seed=4)
     assert fingerprint(other)[0] != fingerprint(ledger)[0]
     assert not set(other.accounts) & set(ledger.accounts)
+
+
+def test_hashing_with_workers_builds_the_same_ledger(document) -> None:
+    with hashing_pool(1, min_batch=1):
+        shared = generate_ledger(accounts=600, seed=3)
+    assert fingerprint(shared) == fingerprint(scenario_from_document(document).ledger)
 
 
 def test_documents_follow_the_scenario_format(document, tmp_path: Path) -> None:

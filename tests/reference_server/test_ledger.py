@@ -11,8 +11,10 @@ from ledger_crypto import (
     ZERO_HASHES,
     TokenDataFields,
     account_hash,
+    account_hash_inputs,
     fold_path,
     hash_to_field,
+    poseidon,
 )
 from reference_server.generate import generate_scenario
 from reference_server.ledger import (
@@ -187,3 +189,20 @@ def test_new_accounts_reject_values_no_hash_accepts(field: str, value) -> None:
         args.update(data=b"", data_hash=bytes(32))
     with pytest.raises(ValueError, match=field):
         NewAccount(**args)
+
+
+def test_known_hashes_are_used_only_for_their_exact_inputs() -> None:
+    """A hash computed ahead (say by worker processes) is taken only for the inputs it was computed from."""
+    new = plain(5)
+    inputs = account_hash_inputs(owner=OWNER, leaf_index=0, tree=DEFAULT_STATE_TREE, lamports=5, address=None,
+                                 discriminator=None, data_hash=None)
+    other_leaf = account_hash_inputs(owner=OWNER, leaf_index=7, tree=DEFAULT_STATE_TREE, lamports=5, address=None,
+                                     discriminator=None, data_hash=None)
+    known = {inputs: poseidon(*inputs), other_leaf: bytes(32)}
+    ledger = Ledger()
+    with ledger.bulk(known_hashes=known):
+        done = ledger.apply(PendingTransaction(sig(1), 10, 100, open=(new, new)))
+    assert list(known) == [other_leaf]  # the used entry is taken out, the other never matched
+    accounts = [ledger.account(h) for h in done.opened]
+    assert [a.leaf_index for a in accounts] == [0, 1]
+    assert all(a.hash == recompute(a) for a in accounts)

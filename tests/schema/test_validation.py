@@ -81,7 +81,9 @@ def test_params_validation(contract: Contract) -> None:
     assert not balance.is_valid({"hash": ACCOUNT["hash"], "extra": 1}), "§4.1: unknown members rejected"
     assert contract.params_validator("getMultipleNewAddressProofs").is_valid([ACCOUNT["owner"]])
     assert not contract.params_validator("getMultipleNewAddressProofs").is_valid({"addresses": []})
-    assert contract.params_validator("getIndexerHealth").is_valid(None)
+    assert contract.params_validator("getIndexerHealth").is_valid([])
+    assert contract.params_validator("getIndexerHealth").is_valid({})
+    assert not contract.params_validator("getIndexerHealth").is_valid(None), "JSON-RPC 2.0: params is structured"
 
 
 def test_spec_examples_validate(contract: Contract) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from harness.core.model import RunResult, Status
+from harness.core.model import Basis, RunResult, Status
 from harness.report import write_junit
 
 
@@ -95,3 +95,21 @@ def test_hostile_text_stays_parseable(hostile: RunResult, tmp_path: Path) -> Non
 def test_unreadable_start_leaves_out_the_timestamp(passing: RunResult, tmp_path: Path) -> None:
     passing.started = "not a date"
     assert [s.get("timestamp") for s in _parse(passing, tmp_path).findall("testsuite")] == [None, None]
+
+
+def test_baselined_findings_do_not_fail_their_case() -> None:
+    """The gate ignores baselined findings, so JUnit must too (they still show in system-out)."""
+    import dataclasses
+
+    from harness.core.model import CheckResult, Finding
+    from harness.report.junit import build_junit
+
+    finding = Finding("health.ok", "Health is not ok", Status.FAIL, Basis.SPEC, ("4.2-M18",), "getIndexerHealth",
+                      "Expected: ok\nReceived: healthy")
+    check = CheckResult("health.ok", "health", "t", ("4.2-M18",), "d", findings=[finding], runs=1)
+    result = RunResult(target="http://x", profile="spec", seed=0, spec_version="0.50.0", started="2026-11-21T06:00:00",
+                       checks=[check])
+    assert build_junit(result).find(".//failure") is not None
+    check.findings = [dataclasses.replace(finding, baselined=True)]
+    case = build_junit(result).find(".//testcase")
+    assert case.find("failure") is None and "Health is not ok" in case.find("system-out").text

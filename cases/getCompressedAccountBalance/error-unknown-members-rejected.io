@@ -1,0 +1,6 @@
+// description: an unknown params member is refused
+// clauses: 4.2-M2, 4.1-R10
+// mode: invariant:error
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressedAccountBalance/error-unknown-members-rejected","method":"getCompressedAccountBalance","params":{"hash":"3b87PJpKvNqc91TG3Ut2u4uFGWfQEMRTStSDJow1Ewxu","commitment":"final"}}
+<< {"jsonrpc":"2.0","id":"getCompressedAccountBalance/error-unknown-members-rejected","error":{"code":-32602,"message":"Invalid params: /: Additional properties are not allowed ('commitment' was unexpected)"}}

@@ -1,0 +1,6 @@
+// description: params without `owner` are refused
+// clauses: 4.2-M5, 4.1-R5
+// mode: invariant:error
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressedAccountsByOwner/error-missing-owner","method":"getCompressedAccountsByOwner","params":{}}
+<< {"jsonrpc":"2.0","id":"getCompressedAccountsByOwner/error-missing-owner","error":{"code":-32602,"message":"Invalid params: /: \"owner\" is a required property"}}

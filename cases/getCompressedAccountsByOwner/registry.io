@@ -1,0 +1,6 @@
+// description: discriminators above 2^53 in a list
+// clauses: 4.2-M5, 2.1-R6
+// mode: exact
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressedAccountsByOwner/registry","method":"getCompressedAccountsByOwner","params":{"owner":"6MiscGj9voYhAbkJvYpjLcCVR9kxqwJs5uo2RXF7BL3y"}}
+<< {"jsonrpc":"2.0","id":"getCompressedAccountsByOwner/registry","result":{"context":{"slot":1010},"value":{"items":[{"hash":"2H6UWuFrdppiVtdV4vTnBkcutsPpr8nfWNCYE6M8ew7n","lamports":11,"leafIndex":21,"owner":"6MiscGj9voYhAbkJvYpjLcCVR9kxqwJs5uo2RXF7BL3y","slotCreated":1007,"tree":"smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT","address":"1qd7ttTRWA21yuCcancFC2wzDKLwywwN36KDi81x6x3","data":{"data":"cmVnaXN0ZXJlZCBhZ2Fpbg==","dataHash":"1UJdZyimUWhtEckFs1EzWmkmMjfjmVry2YJejt22Mer","discriminator":9007199254740993},"seq":24},{"hash":"2V1DUTYRpjGi7kqo6VkCNL3H762kdLMFfTrHJsHM4DQ2","lamports":0,"leafIndex":4,"owner":"6MiscGj9voYhAbkJvYpjLcCVR9kxqwJs5uo2RXF7BL3y","slotCreated":1000,"tree":"smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT","address":"14FFV8JdMnbZJjpTwGY2Pavb4doYXECbDsRxb23DYqYJ","data":{"data":"","dataHash":"1QWQ6oJuTvGkQFLShm6LFRjW5svHXQXHtLjeaDtFJtg","discriminator":18446744073709551615},"seq":5}],"cursor":null}}}

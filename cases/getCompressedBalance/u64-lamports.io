@@ -1,0 +1,6 @@
+// description: 2^63 lamports, exact; a null address is absent
+// clauses: 4.2-M3, 2.1-R3
+// mode: exact
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressedBalance/u64-lamports","method":"getCompressedBalance","params":{"address":null,"hash":"3ezFKLmKixvxvermzMj4zoW9geEFqqVuUbXnFZJvbmyE"}}
+<< {"jsonrpc":"2.0","id":"getCompressedBalance/u64-lamports","result":{"context":{"slot":1010},"value":9223372036854775808}}

@@ -1,0 +1,6 @@
+// description: a cursor no page returned is refused, not read as an empty page (observed)
+// clauses: 4.2-M7, 4.1-R8, 2.1-R4
+// mode: invariant:error
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByDelegate/error-malformed-cursor","method":"getCompressedTokenAccountsByDelegate","params":{"delegate":"HVse2mxqFS2K4nDctX478f5BfNQriavfrHGFHwcTWnG5","cursor":"not-a-cursor-0OIl"}}
+<< {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByDelegate/error-malformed-cursor","error":{"code":-32602,"message":"Invalid params: malformed cursor: invalid base58 character(s) '-0IOl' in 'not-a-cursor-0OIl'"}}

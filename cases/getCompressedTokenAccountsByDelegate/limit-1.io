@@ -1,0 +1,6 @@
+// description: limit 1 answers one item
+// clauses: 4.2-M7, 4.2-N3
+// mode: exact
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByDelegate/limit-1","method":"getCompressedTokenAccountsByDelegate","params":{"delegate":"HVse2mxqFS2K4nDctX478f5BfNQriavfrHGFHwcTWnG5","limit":1}}
+<< {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByDelegate/limit-1","result":{"context":{"slot":1010},"value":{"items":[{"account":{"hash":"22eqtDEhMMYewDcbKq3utRZxRaXGqzAYTjTQ11Zc4BNm","lamports":0,"leafIndex":2,"owner":"cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m","slotCreated":1003,"tree":"smt2rJAFdyJJupwaGAzAaZQ3SMbnn3QxrmvPrjvStos","address":null,"data":{"data":"VITsT88M+PbHgZoNmWyaQ4GOsQHjjZlL1o7FnRF647pfOeALdfm5t2Bqof3+9Um/DW2FYFsgHb7ne9Si5KPTrugDAAAAAAAAAfUggrRLeNB+4uF0Iij2jfVgzWttHu6cz8e4WeNsmGdGAAEEAAAAAQIDBA==","dataHash":"kXWTZ7xbrNEGZQU9TE66QsHwJNAc5sLRrQB4Vy9Jbi9","discriminator":2},"seq":3},"tokenData":{"amount":1000,"mint":"6gvofEZhNeEsLHdHs3fNmUGs61NKjEusXCddoB8qf6vu","owner":"7Qiv9inQHzZjdVUwqsHhpXuVxa4yJJqfCf4nhyEbzAdT","state":"initialized","delegate":"HVse2mxqFS2K4nDctX478f5BfNQriavfrHGFHwcTWnG5","tlv":"AQIDBA=="}}],"cursor":"2h1XEeGcVvQzj7aBAFtkWn8SyiNCNGvYPPj1fHhVGgQxBpEeWcKWUw2g6Z6ZpeoUcEPuFnL9dr9xe6EzVCyF78o7"}}}

@@ -1,0 +1,6 @@
+// description: limit 1001, past the observed maximum, is refused
+// clauses: 4.2-M7, 4.2-N3, 8-S2
+// mode: invariant:error
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByDelegate/limit-1001","method":"getCompressedTokenAccountsByDelegate","params":{"delegate":"HVse2mxqFS2K4nDctX478f5BfNQriavfrHGFHwcTWnG5","limit":1001}}
+<< {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByDelegate/limit-1001","error":{"code":-32602,"message":"Invalid params: limit 1001 exceeds the maximum of 1000"}}

@@ -1,0 +1,6 @@
+// description: limit 1001, past the observed maximum, is refused
+// clauses: 4.2-M6, 4.2-N3, 8-S2
+// mode: invariant:error
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByOwner/limit-1001","method":"getCompressedTokenAccountsByOwner","params":{"owner":"Dwqd3QZ2eNTqQYf1VAU1CJQaQk6qoCUwtYeHbjdADGcK","limit":1001}}
+<< {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByOwner/limit-1001","error":{"code":-32602,"message":"Invalid params: limit 1001 exceeds the maximum of 1000"}}

@@ -1,0 +1,6 @@
+// description: first page, 1 per page: a full page carries a cursor
+// clauses: 4.2-M6, 4.1-R8, 4.2-N3
+// mode: exact
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByOwner/page-1","method":"getCompressedTokenAccountsByOwner","params":{"owner":"Dwqd3QZ2eNTqQYf1VAU1CJQaQk6qoCUwtYeHbjdADGcK","limit":1}}
+<< {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByOwner/page-1","result":{"context":{"slot":1010},"value":{"items":[{"account":{"hash":"2siz7yyDhgry2SbHuf5VPyyG9BDkFUC3caFzv5Nx2S69","lamports":0,"leafIndex":8,"owner":"cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m","slotCreated":1002,"tree":"smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT","address":null,"data":{"data":"iPkFx3sFwJMmd1aMUxN/sTtSuP5d7Rjg8IKvGdOhMH/AWJVM3JJ32mIRPn8gVdM3DpqH9BNuLXh9cNtei5+YjAEAAAAAACAAAfUggrRLeNB+4uF0Iij2jfVgzWttHu6cz8e4WeNsmGdGAAA=","dataHash":"RijX2AeTYaA451U8DwA3iqfWx4KtGkDARQp6NerEp6X","discriminator":2},"seq":9},"tokenData":{"amount":9007199254740993,"mint":"ADggf3dEtH8sJkGdomYRKLHSYma59StgJfoQezXBKpgW","owner":"Dwqd3QZ2eNTqQYf1VAU1CJQaQk6qoCUwtYeHbjdADGcK","state":"initialized","delegate":"HVse2mxqFS2K4nDctX478f5BfNQriavfrHGFHwcTWnG5","tlv":null}}],"cursor":"3jqPsXNJeebZErRcaG4htanwLm4SGSYmv9Qzv4g7eXQHxwXPGiX7tConWdK8VDyFmxF8QovNHHd92cxtfSrJgcz9"}}}

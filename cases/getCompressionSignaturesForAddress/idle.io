@@ -1,0 +1,6 @@
+// description: a key without anything: an empty page, null cursor
+// clauses: 4.2-M11, 4.1-R8
+// mode: exact
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressionSignaturesForAddress/idle","method":"getCompressionSignaturesForAddress","params":{"address":"F599FAbtAE3HqoHu7NvP4EZb8QriURaNLUzF3feSmfFA"}}
+<< {"jsonrpc":"2.0","id":"getCompressionSignaturesForAddress/idle","result":{"context":{"slot":1010},"value":{"items":[],"cursor":null}}}

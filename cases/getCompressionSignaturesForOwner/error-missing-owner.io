@@ -1,0 +1,6 @@
+// description: params without `owner` are refused
+// clauses: 4.2-M12, 4.1-R5
+// mode: invariant:error
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressionSignaturesForOwner/error-missing-owner","method":"getCompressionSignaturesForOwner","params":{}}
+<< {"jsonrpc":"2.0","id":"getCompressionSignaturesForOwner/error-missing-owner","error":{"code":-32602,"message":"Invalid params: /: \"owner\" is a required property"}}

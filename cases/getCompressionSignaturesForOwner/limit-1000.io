@@ -1,0 +1,6 @@
+// description: limit 1000, the observed maximum, is accepted
+// clauses: 4.2-M12, 4.2-N3, 8-S2
+// mode: exact
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressionSignaturesForOwner/limit-1000","method":"getCompressionSignaturesForOwner","params":{"owner":"HXqWBGAti3PL6VGuVEjUEeTUQ1tMmHmbkovbAJBBUiGE","limit":1000}}
+<< {"jsonrpc":"2.0","id":"getCompressionSignaturesForOwner/limit-1000","result":{"context":{"slot":1010},"value":{"items":[{"signature":"3TDJx3ceES9q66EQjSJJafSpQq6ZeMuL7KTDYnaAgxXG323Q9UM8YQzyQRHWPkDLJzqCgiaZuCUzu8tc4QadDe7P","slot":1008,"blockTime":1700000403},{"signature":"4E8j7KFYCFtAvoNvxWsfWdMSh2yv4sWKnQ3eJjbMd97euAENesqi1vQBTN2wBZmGpyR3cmcd9ntxpCP137gg48AM","slot":1005,"blockTime":1700000402},{"signature":"3ZkV7nvRx7UKQ6eayVZukgdfuxBczb7zRAv49BiAbdURmVqadsesXcPoWTYW7ThbMheL61qtfmRViuA1DJ1DM5Dj","slot":1005,"blockTime":1700000402},{"signature":"5t4YYE5ZNh4ueDf8K69nGsYHh4aWJCip9XWH3GnnMf7jnhqtqo3Vzs6geXpGuNk85RXvSY9KDfCbpExwMuLNV5XV","slot":1004,"blockTime":1700000401},{"signature":"2qZP8JpyhVnHdf8eF543rGCf7s5eSR2AJha5nPCibwBeByKkK1YFgTGuvVerpG76CHNJBdhYPe534DyjFLTKHzdx","slot":1002,"blockTime":1700000400},{"signature":"qfMxYgV6WkTv47tFNVwNk4YYmLwhLusjvf5znjDPK4gv1B5mj4g456g5a52DGziu8LGWm63Ttz2EH5noD2Rnm7R","slot":1000,"blockTime":1700000400}],"cursor":null}}}

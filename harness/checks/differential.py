@@ -1,0 +1,267 @@
+"""Family `differential`: the target's answers against the reference's, over the same scenario.
+
+With `csi run --scenario NAME|FILE` the target has loaded the scenario and a reference server
+holds it too; the same requests go to both and the answers are compared after the normalizers
+of `harness.differential.normalize`. A vendor learns not only that an answer is well formed but
+that it is right. Without `--scenario` there is nothing to compare with, and both checks SKIP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from cases.invariants import check_invariant
+from cases.loader import load_cases
+from harness.checks.samples import sample_params_or_none
+from harness.core.failures import CheckFailure, Skip
+from harness.core.model import Basis
+from harness.core.registry import check
+from harness.differential.compare import canonical, differences
+from harness.differential.normalize import READINGS, normalize
+from harness.differential.replay import (
+    OUTCOME,
+    Replay,
+    Side,
+    answered,
+    ask,
+    judge,
+    outcome,
+    reading_gaps,
+    send_both,
+    walk,
+)
+from harness.engine.context import Answer, CheckContext, DifferenceFailure
+from harness.target import OMIT
+from schema import Clause, Method
+
+__all__ = ["case_basis", "each", "generated", "generated_params", "observe_tag", "replay_cases", "scenario_cases"]
+
+METHOD_ROWS = tuple(f"4.2-M{row}" for row in range(1, 20))
+PICKS = 3
+"""Discovered keys asked about per method in generated requests."""
+GENERATED_PAGE = 4
+"""Page size of generated list requests: small, so every list is walked over a few pages."""
+ENVELOPE = frozenset({"jsonrpc", "id", "method", "params"})
+
+
+# -- cases ------------------------------------------------------------------------------------
+@check("differential.cases", clauses=(*METHOD_ROWS, "2.1-R4"),
+       description="Every golden case of the scenario, replayed against target and reference: the same answer "
+                   "(mode exact), a valid one of the same kind (schema), or the case's invariant")
+def replay_cases(ctx: CheckContext) -> None:
+    """Each case's answer must be the reference's live answer (exact), valid (schema) or keep the
+    invariant; §4.2 states what each method answers. Fails when a case's answers differ."""
+    stale: list[str] = []
+    try:
+        each(ctx, _scenario_cases(ctx), lambda case: _replay_case(ctx, case, stale), lambda case: case.name)
+    finally:
+        if stale:
+            ctx.notes.append(f"{len(stale)} case(s) recorded an answer the live reference no longer gives "
+                             f"({', '.join(stale[:5])}{', …' if len(stale) > 5 else ''}): run `csi cases fill`")
+
+
+def each(ctx: CheckContext, items: Iterable[Any], judge_one: Callable[[Any], CheckFailure | None],
+         name: Callable[[Any], str]) -> None:
+    """Judge every item, recording each failure without stopping; `Skip` only when nothing could be
+    judged. A run that stopped asking the target, or spent its budget, ends the loop at once."""
+    skipped, judged = [], 0
+    for item in items:
+        try:
+            failure = judge_one(item)
+        except Skip as skip:
+            if ctx.stopped or _budget_spent(ctx):
+                raise
+            skipped.append(f"{name(item)}: {skip.reason}")
+            continue
+        judged += 1
+        if failure is not None:
+            ctx.defer(failure)
+    if not judged:
+        raise Skip("; ".join(skipped[:3]) or "nothing to compare")
+
+
+def scenario_cases(scenario: str) -> list:
+    """The golden cases recorded over `scenario` (a bundled name; a scenario file has none);
+    `ConfigError` for a case file that cannot be read."""
+    return [case for case in load_cases() if case.scenario == scenario]
+
+
+def _scenario_cases(ctx: CheckContext) -> list:
+    if ctx.reference is None:
+        raise Skip("no reference: give --scenario to replay the golden cases")
+    chosen = list(ctx.cases) if ctx.cases is not None else scenario_cases(ctx.scenario)
+    if not chosen:
+        raise Skip(f"no golden case for scenario {ctx.scenario}")
+    return chosen
+
+
+def _budget_spent(ctx: CheckContext) -> bool:
+    return ctx.max_requests is not None and ctx.target.requests_sent >= ctx.max_requests
+
+
+def _replay_case(ctx: CheckContext, case: Any, stale: list[str]) -> CheckFailure | None:
+    replay, exact = _replay(ctx, case.request, case.method)
+    if case.ambiguity:
+        observe_tag(ctx, case, replay)
+    basis = case_basis(ctx, case)
+    clauses = tuple(c for c in case.clauses if c in ctx.contract.clauses)
+    if case.mode == "exact":
+        if case.response is not None and _differs(ctx, case.method, case.response, exact.body):
+            stale.append(case.name)
+        return judge(ctx, replay, basis=basis, clauses=clauses, ambiguity=case.ambiguity)
+    failure = judge_outcome(ctx, replay, basis=basis, clauses=clauses, ambiguity=case.ambiguity)
+    if failure is None and case.mode == "schema":
+        failure = _schema(ctx, replay.target.answer, clauses)
+    elif failure is None and case.invariant:
+        failure = _invariant(ctx, case, replay, basis, clauses)
+    if failure is None and outcome(replay.target.answer) == outcome(replay.reference.answer) == "error":
+        # the case asks only for an error; the code is still worth knowing, as observed practice (7-R5)
+        failure = judge(ctx, replay, basis=Basis.OBSERVED, clauses=clauses, ambiguity=case.ambiguity)
+    return failure
+
+
+def observe_tag(ctx: CheckContext, case: Any, replay: Replay) -> None:
+    """Record the reading the target follows on the point a case is tagged with, where the readings
+    observer of the schema family cannot see it:
+
+    - a point of the request (an id, a params shape): a target that answers follows a reading under
+      which the request is valid; one that refuses it while the reference answers, another reading;
+    - a point of the error object (error codes): the readings the target's error is consistent with;
+    - a point of the answer that every reading accepts here (one reading contains the other): the
+      observer takes such an answer for one that does not touch the point, the tag says it does.
+    """
+    contract, method, target = ctx.contract, case.method, replay.target.answer
+    amb = contract.ambiguity(case.ambiguity)
+    if method not in contract.methods or amb.subject not in ("value", "response"):
+        return  # an HTTP status or an exchange: the transport family records those on every answer
+    kind = outcome(target)
+    if amb.id in contract.ambiguities_in(f"{method}.response"):
+        followed = contract.readings_followed(amb.id, target.body, f"{method}.response") if kind == "result" else ()
+        if len(followed) == len(amb.readings):
+            ctx.observe(amb.id, followed)
+    elif amb.id in contract.ambiguities_in("Error"):
+        if kind == "error":
+            ctx.observe(amb.id, contract.readings_followed(amb.id, target.body, "Error"))
+    else:
+        valid = contract.readings_followed(amb.id, case.request, f"{method}.request")
+        if kind == "result" and valid:
+            ctx.observe(amb.id, valid)
+        elif kind == "error" and outcome(replay.reference.answer) == "result":
+            ctx.observe(amb.id, tuple(name for name in amb.readings if name not in valid))
+
+
+def _replay(ctx: CheckContext, request: Any, method_name: str) -> tuple[Replay, Answer]:
+    """Both sides' answers to a case request, and the reference's answer to the request exactly as
+    recorded. A list the reference answers is walked from its first page on each side, since the
+    recorded cursor is the reference's own and means nothing to the target."""
+    if not (isinstance(request, dict) and set(request) <= ENVELOPE and request.get("jsonrpc") == "2.0"
+            and "id" in request and isinstance(request.get("method"), str)):
+        replay = send_both(ctx, request, method_name)
+        return replay, replay.reference.answer
+    method, params, request_id = request["method"], request.get("params", OMIT), request["id"]
+    known = ctx.contract.methods.get(method)
+    if known is None or known.pagination is None or not isinstance(params, dict):
+        replay = ask(ctx, method, params, id=request_id)
+        return replay, replay.reference.answer
+    exact = ctx.ask_reference(method, params, id=request_id)
+    value = exact.value
+    if isinstance(value, dict) and isinstance(value.get(known.pagination.items), list):
+        return walk(ctx, known, params, id=request_id), exact
+    target = ctx.call(method, params, id=request_id)
+    return Replay(method, Side(target, target.body), Side(exact, exact.body)), exact
+
+
+def _differs(ctx: CheckContext, method: str, recorded: Any, live: Any) -> bool:
+    return bool(differences(normalize(ctx.contract, method, recorded)[0], normalize(ctx.contract, method, live)[0]))
+
+
+def case_basis(ctx: CheckContext, case: Any) -> Basis:
+    """A case rests on the spec when it cites a clause the spec states; one that cites only
+    silences (an `S` clause, or a "not shown") rests on observed practice."""
+    clauses = [ctx.contract.clauses[c] for c in case.clauses if c in ctx.contract.clauses]
+    return Basis.SPEC if any(not _silent(clause) for clause in clauses) else Basis.OBSERVED
+
+
+def _silent(clause: Clause) -> bool:
+    return "-S" in clause.id or "not shown" in clause.text
+
+
+def judge_outcome(ctx: CheckContext, replay: Replay, *, basis: Basis, clauses: tuple[str, ...],
+                  ambiguity: str | None) -> DifferenceFailure | None:
+    """For schema and invariant cases: only the kind of answer (result or error) must match."""
+    answered(replay)
+    target, reference = outcome(replay.target.answer), outcome(replay.reference.answer)
+    if target == reference:
+        return None
+    sides = [normalize(ctx.contract, replay.method, side.body, READINGS)[0] for side in (replay.target,
+                                                                                        replay.reference)]
+    gaps = reading_gaps(ctx.contract, replay.method, *sides, ambiguity)
+    return DifferenceFailure(OUTCOME, reference=replay.reference.answer.body,
+                             basis=Basis.AMBIGUITY if gaps else basis, answer=replay.target.answer,
+                             method=replay.method, clauses=clauses,
+                             expected=f"an answer of the reference's kind ({reference})", received=target)
+
+
+def _schema(ctx: CheckContext, answer: Answer, clauses: tuple[str, ...]) -> CheckFailure | None:
+    if outcome(answer) != "result" or answer.method not in ctx.contract.methods:
+        return None
+    problems = ctx.contract.response_validator(answer.method, ctx.readings).violations(answer.body)
+    if not problems:
+        return None
+    return CheckFailure("Case answer breaks the contract", expected=f"a {answer.method} answer as the contract "
+                        "describes", received="; ".join(str(p) for p in problems[:5]), basis=Basis.SPEC,
+                        answer=answer, method=answer.method, clauses=clauses)
+
+
+def _invariant(ctx: CheckContext, case: Any, replay: Replay, basis: Basis,
+               clauses: tuple[str, ...]) -> CheckFailure | None:
+    problem = check_invariant(case.invariant, replay.target.answer.body)
+    if problem is None:
+        return None
+    return DifferenceFailure("Case invariant broken", reference=replay.reference.answer.body, basis=basis,
+                             answer=replay.target.answer, method=replay.method, clauses=clauses,
+                             expected=f"invariant {case.invariant}", received=problem)
+
+
+# -- generated requests -------------------------------------------------------------------------
+@check("differential.generated", clauses=(*METHOD_ROWS, "2.1-R4", "4.1-R8"), methods=lambda method: True,
+       description="Requests about discovered keys, for every method, get the reference's answers; lists are "
+                   "walked to the end on both sides and their pages compared")
+def generated(ctx: CheckContext, method: Method) -> None:
+    """Over the same ledger, each method answers what the reference answers (§4.2). Fails when an
+    answer differs after the normalizers."""
+    if ctx.reference is None:
+        raise Skip("no reference: give --scenario to compare with the reference server")
+    requests = generated_params(ctx, method)
+    if not requests:
+        raise Skip(f"no discovered key to ask {method.name} about")
+    each(ctx, enumerate(requests), lambda item: _generated_one(ctx, method, *item),
+         lambda item: f"{method.name} request {item[0]}")
+
+
+def _generated_one(ctx: CheckContext, method: Method, index: int, params: Any) -> CheckFailure | None:
+    request_id = f"csi-diff-{method.name}-{index}"
+    if method.pagination is not None and isinstance(params, dict):
+        replay = walk(ctx, method, params, id=request_id)
+    else:
+        replay = ask(ctx, method.name, params, id=request_id)
+    basis = Basis.SPEC if outcome(replay.reference.answer) == "result" else Basis.OBSERVED
+    return judge(ctx, replay, basis=basis, clauses=(method.clause,))
+
+
+def generated_params(ctx: CheckContext, method: Method) -> list[Any]:
+    """Params about up to `PICKS` discovered keys; lists in pages of `GENERATED_PAGE` where a cursor
+    lets them be walked."""
+    if method.params_kind == "none":
+        return [OMIT]
+    chosen: dict[str, Any] = {}
+    for pick in range(PICKS):
+        params = sample_params_or_none(ctx, method, pick=pick)
+        if params is None:
+            continue
+        if method.pagination is not None and method.pagination.cursor_shown and isinstance(params, dict):
+            params = {**params, "limit": GENERATED_PAGE}
+        chosen.setdefault(canonical(params), params)
+    return list(chosen.values())
+

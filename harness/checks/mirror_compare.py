@@ -1,0 +1,171 @@
+"""The mirror checks' machinery: the run's mirror, both sides of a list, findings over many keys.
+
+A live target moves while it is checked: before a difference in an owner's list or balance is
+reported, the owner's list is asked again, and an owner whose list changed since discovery is
+skipped rather than reported (`compare_owner`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from harness.checks.samples import fetch_all, item_key, items_of
+from harness.core.failures import Skip
+from harness.core.model import Basis
+from harness.discover import LIST_LIMIT
+from harness.engine.context import Answer, CheckContext, DifferenceFailure
+from harness.mirror import MirrorBuild, MirrorSession, build_mirror
+from harness.mirror.views import differences, keyed, what_differs
+
+__all__ = ["KEYS_COMPARED", "Findings", "Mirror", "both", "compare_owner", "compared", "mirror_of", "moved", "pair",
+           "started_mirror"]
+
+KEYS_COMPARED = 4
+"""Owners, token owners, delegates and addresses compared per check, at most."""
+MIRROR_PAGES = 1000
+
+
+class Mirror:
+    """The run's mirror: what was built from discovery, and the session serving it."""
+
+    def __init__(self, build: MirrorBuild) -> None:
+        self.build = build
+        self.session = MirrorSession(build.document)
+
+    def value(self, method: str, params: Any) -> Any:
+        return self.session.value(method, params)
+
+    def walk(self, ctx: CheckContext, method: str, params: dict) -> list:
+        """Every item of one of the mirror's lists."""
+        spec, items, cursor = ctx.method(method), [], None
+        for _ in range(MIRROR_PAGES):
+            value = self.value(method, {**params, "limit": LIST_LIMIT, **({"cursor": cursor} if cursor else {})})
+            batch = items_of(spec, value) or []
+            items += batch
+            cursor = value.get(spec.pagination.cursor)
+            if cursor is None or not batch:
+                return items
+        raise RuntimeError(f"the mirror's {method} list for {params} does not end")
+
+
+def started_mirror(ctx: CheckContext) -> Mirror:
+    """The run's mirror, built from the discovered keys on first use; stopped by the last mirror
+    check, or when the run drops its context. With `--scenario` the target's data is known, and
+    the scenario differential (differential.cases, differential.generated) replaces the mirror."""
+    if ctx.reference is not None:
+        raise Skip(f"scenario {ctx.scenario} given: the target is compared with the reference over it instead")
+    mirror = ctx.cache.get("mirror")
+    if mirror is None:
+        mirror = ctx.cache["mirror"] = Mirror(build_mirror(ctx.keys))
+        weakref.finalize(ctx, mirror.session.close)
+        mirror.session.start()
+    return mirror
+
+
+def mirror_of(ctx: CheckContext) -> Mirror:
+    """The running mirror, or `Skip` when there is nothing to compare with."""
+    mirror = started_mirror(ctx)
+    if mirror.session.error:
+        raise Skip(f"no mirror: {mirror.session.error[:300]}")
+    if not mirror.build.to_target:
+        raise Skip(_nothing_held(mirror.build))
+    return mirror
+
+
+def _nothing_held(build: MirrorBuild) -> str:
+    if build.dropped:
+        return f"the mirror could hold none of the accounts discovered ({build.dropped[0]}, …)"
+    return "no account discovered to mirror"
+
+
+class Findings:
+    """Differences collected over the keys a check compares; reported together, once."""
+
+    def __init__(self, ctx: CheckContext) -> None:
+        self.ctx = ctx
+        self.lines: list[str] = []
+        self.answer: Answer | None = None
+        self.reference: Any = None
+        self.moved: list[str] = []
+        self.skipped: list[str] = []
+        self.compared = 0
+        self.basis = Basis.OBSERVED
+
+    @contextlib.contextmanager
+    def each(self) -> Iterator[None]:
+        """One key's comparison: a key that cannot be compared (a list without end) skips only itself."""
+        try:
+            yield
+        except Skip as skip:
+            self.skipped.append(skip.reason)
+        else:
+            self.compared += 1
+
+    def add(self, what: str, found: list[str], answer: Answer | None = None, basis: Basis = Basis.SPEC,
+            reference: Any = None) -> None:
+        """Differences about one key; `answer` and the mirror's `reference` value show the first."""
+        if found:
+            self.lines += [f"{what}: {line}" for line in found]
+            if self.answer is None and answer is not None:
+                self.answer, self.reference = answer, reference
+            self.basis = Basis.SPEC if basis is Basis.SPEC else self.basis
+
+    def report(self, title: str, compared: str) -> None:
+        """Fail with every difference; skip when no key could be compared; note the keys that moved."""
+        if self.moved:
+            keys = ", ".join(self.moved[:3]) + (" and more" if len(self.moved) > 3 else "")
+            self.ctx.notes.append(f"mirror: the target's state moved during the run for {keys}, so the comparison "
+                                  f"of {compared} left them out")
+        if self.lines:
+            more = f" (and {len(self.lines) - 4} more)" if len(self.lines) > 4 else ""
+            raise DifferenceFailure(title, reference=self.reference, expected=f"what the mirror answers for {compared}",
+                                    received="; ".join(self.lines[:4]) + more, answer=self.answer, basis=self.basis,
+                                    method=self.answer.method if self.answer else None)
+        if not self.compared and self.moved:
+            raise Skip(f"the target's state moved since discovery for {', '.join(self.moved[:3])}")
+        if not self.compared and self.skipped:
+            raise Skip(self.skipped[0])
+
+
+def moved(ctx: CheckContext, owner: str, *, token: bool) -> bool:
+    """Whether the owner's list differs from the one discovery saw: the target moved on."""
+    if token:
+        method = "getCompressedTokenAccountsByOwner"
+        seen = {h for h, item in ctx.keys.token_accounts.items() if (item.get("tokenData") or {}).get("owner") == owner}
+    else:
+        method = "getCompressedAccountsByOwner"
+        seen = {h for h, account in ctx.keys.accounts.items() if account.get("owner") == owner}
+    now = items_of(ctx.method(method), ctx.call(method, {"owner": owner, "limit": LIST_LIMIT}).value)
+    return now is None or {item_key(item) for item in now} != seen
+
+
+def compare_owner(found: Findings, what: str, owner: str, lines: list[str], answer: Answer | None = None,
+                  *, token: bool, basis: Basis = Basis.SPEC, reference: Any = None) -> None:
+    """Record differences about one owner, unless the owner's list moved since discovery."""
+    if lines and moved(found.ctx, owner, token=token):
+        found.moved.append(owner)
+        raise Skip(f"the target's state moved since discovery for {owner}")
+    found.add(what, lines, answer, basis, reference)
+
+
+def pair(mirror: Any, target: Any) -> list[str]:
+    return [] if mirror == target else [what_differs(mirror, target)]
+
+
+def compared(keys: list[str], what: str) -> list[str]:
+    if not keys:
+        raise Skip(f"no {what} whose whole list discovery saw")
+    return keys[:KEYS_COMPARED]
+
+
+def both(ctx: CheckContext, mirror: Mirror, method: str, params: dict, view: Callable[..., Any],
+         page: int = LIST_LIMIT, keep: Callable[[Any], bool] = lambda _: True) -> list[str]:
+    """Differences between the mirror's list and the target's (walked `page` items a page), as
+    sets of the views `keep` retains."""
+    mirrored = [view(item, mirror.build.to_target) for item in mirror.walk(ctx, method, params)]
+    walked = fetch_all(ctx, ctx.method(method), params, page=page, max_pages=LIST_LIMIT // page + 2)
+    target = [view(item) for item in walked]
+    return differences(keyed(filter(keep, mirrored)), keyed(filter(keep, target)))

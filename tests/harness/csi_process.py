@@ -1,0 +1,121 @@
+"""Run `csi run` as a real subprocess and keep everything it wrote, for tests of whole runs.
+
+    done = csi_run("--target", url, "--api-key", KEY, cwd=tmp_path, log=tmp_path / "debug.log")
+    done.code, done.report, done.seconds, done.peak_rss_mib, done.written()
+
+The command is `harness.cli.main`, what the installed `csi` runs, started by a short prelude:
+it gives SIGINT Python's default handler, so Ctrl-C reaches the run as it would from a terminal
+even when the tests themselves run with SIGINT ignored (a background job), and with `log` it
+configures Python logging at DEBUG into that file, so the HTTP stack's own records are kept.
+stdout and stderr go to files (a pipe could fill and stall the run). The child is reaped with
+`os.wait4`, which gives its peak RSS.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Finished", "Started", "csi_run", "start"]
+
+_PRELUDE = (
+    "import logging, signal, sys\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    "log = sys.argv.pop(1)\n"
+    "if log:\n"
+    "    logging.basicConfig(filename=log, level=logging.DEBUG, format='%(levelname)s %(name)s %(message)s')\n"
+    "from harness.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A finished `csi run`: exit code, output, wall time, peak memory, and its report directory."""
+
+    code: int
+    stdout: str
+    stderr: str
+    seconds: float
+    peak_rss_mib: float
+    cwd: Path
+    report_dir: Path
+    log: Path | None
+
+    @property
+    def report(self) -> dict[str, Any]:
+        return json.loads((self.report_dir / "report.json").read_text(encoding="utf-8"))
+
+    def findings(self, check_id: str | None = None, method: str | None = None) -> list[dict[str, Any]]:
+        return [f for f in self.report["findings"]
+                if check_id in (None, f["check_id"]) and method in (None, f["method"])]
+
+    def statuses(self) -> Counter[str]:
+        return Counter(check["status"] for check in self.report["checks"])
+
+    def written(self) -> dict[str, bytes]:
+        """Every byte the run wrote: stdout, stderr, the log, and each file under the working directory."""
+        out = {"stdout": self.stdout.encode(), "stderr": self.stderr.encode()}
+        for path in sorted(self.cwd.rglob("*")):
+            if path.is_file():
+                out[str(path.relative_to(self.cwd))] = path.read_bytes()
+        return out
+
+    def explain(self) -> str:
+        """The end of stdout and stderr, for assertion messages."""
+        return f"exit {self.code} after {self.seconds:.1f} s\n{self.stdout[-3000:]}\n{self.stderr[-2000:]}"
+
+
+@dataclass
+class Started:
+    """A `csi run` in flight; `finish()` waits for it (killing it past `timeout`) and collects it."""
+
+    process: subprocess.Popen[bytes]
+    started: float
+    cwd: Path
+    report_dir: Path
+    log: Path | None
+
+    def finish(self, timeout: float) -> Finished:
+        code, peak = _reap(self.process, time.monotonic() + timeout)
+        seconds = time.monotonic() - self.started
+        read = lambda name: (self.cwd / name).read_text(encoding="utf-8", errors="replace")  # noqa: E731
+        return Finished(code, read("stdout.txt"), read("stderr.txt"), seconds, peak, self.cwd, self.report_dir,
+                        self.log)
+
+
+def start(*args: str, cwd: Path, log: Path | None = None, report_dir: str = "out",
+          env: dict[str, str] | None = None) -> Started:
+    """Start `csi run ARGS --report-dir <cwd>/<report_dir>` in `cwd`, output into cwd/stdout.txt and stderr.txt."""
+    command = [sys.executable, "-c", _PRELUDE, str(log or ""), "run", *args, "--report-dir", report_dir]
+    with open(cwd / "stdout.txt", "wb") as out, open(cwd / "stderr.txt", "wb") as err:
+        process = subprocess.Popen(command, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                   env={**os.environ, **(env or {})})
+    return Started(process, time.monotonic(), cwd, cwd / report_dir, log)
+
+
+def csi_run(*args: str, cwd: Path, timeout: float = 120, log: Path | None = None,
+            env: dict[str, str] | None = None) -> Finished:
+    """`start(...)` then `finish(timeout)`."""
+    return start(*args, cwd=cwd, log=log, env=env).finish(timeout)
+
+
+def _reap(process: subprocess.Popen[bytes], deadline: float) -> tuple[int, float]:
+    """Exit code and peak RSS in MiB of the child; a child still running at `deadline` is killed and fails the test."""
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return process.returncode, usage.ru_maxrss / 1024
+        if time.monotonic() > deadline:
+            process.kill()
+            process.wait()
+            raise AssertionError(f"csi run still running at its time limit; killed (pid {process.pid})")
+        time.sleep(0.02)
