@@ -26,6 +26,7 @@ from harness.core.profile import PROFILES, profile_named
 from harness.core.registry import REGISTRY
 from harness.discover import load_keys_file
 from harness.engine.runner import RunConfig, run
+from harness.engine.shard import Shard, parse_shard
 from harness.target import Target
 from schema import Contract
 
@@ -54,7 +55,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the scenario the target has loaded: compare its answers with a reference over it")
     parser.add_argument("--baseline", type=Path, metavar="FILE",
                         help="YAML or JSON list of known findings ({check, method, title}); only new ones fail")
+    parser.add_argument("--shard", type=_shard, metavar="I/N",
+                        help="run shard I of N (a deterministic split of checks × methods); "
+                             "join the shards' reports with `csi report merge`")
     parser.set_defaults(handler=_run)
+
+    report = subparsers.add_parser("report", help="work with reports")
+    actions = report.add_subparsers(dest="action", metavar="ACTION", required=True)
+    merge = actions.add_parser("merge", help="join the reports of a split run (csi run --shard I/N)")
+    merge.add_argument("reports", nargs="+", type=Path, help="report.json files or the folders holding them")
+    merge.add_argument("-o", "--output", type=Path, required=True, help="folder for the merged reports")
+    merge.add_argument("--fail-on", choices=list(GATES), default="fail")
+    merge.set_defaults(handler=_merge)
 
     catalogue = subparsers.add_parser("checks", help="list the check catalogue")
     catalogue.add_argument("--json", action="store_true", help="print the catalogue as JSON")
@@ -120,6 +132,28 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _shard(text: str) -> Shard:
+    try:
+        return parse_shard(text)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _merge(args: argparse.Namespace) -> int:
+    from harness.report import write_reports
+    from harness.report.console import ConsoleReporter
+    from harness.report.merge import load_report, merge_results
+
+    gate = GATES[args.fail_on]
+    result = merge_results([load_report(path) for path in args.reports])
+    ConsoleReporter(gate=gate).print_summary(result)
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
+    for path in write_reports(result, args.output, Contract.default(), gate=gate):
+        print(f"wrote {path}", file=sys.stderr)
+    return 0 if result.gate(gate) else 1
+
+
 def _config(args: argparse.Namespace, contract: Contract) -> RunConfig:
     """The run's configuration from its flags; every file it names is read here, before any server starts."""
     from harness.checks.differential import scenario_cases
@@ -132,7 +166,8 @@ def _config(args: argparse.Namespace, contract: Contract) -> RunConfig:
     return RunConfig(profile=profile_named(args.profile), seed=args.seed, only=args.only, skip=args.skip,
                      keys=load_keys_file(args.keys) if args.keys else None, max_requests=args.max_requests,
                      scenario=args.scenario, cases=scenario_cases(args.scenario) if args.scenario else None,
-                     baseline=baseline)
+                     baseline=baseline, shard=args.shard,
+                     target_label=None if args.target else f"bundled reference ({args.scenario or 'default'} scenario)")
 
 
 def _known_token(token: str, contract: Contract) -> bool:

@@ -148,6 +148,8 @@ class RunResult:
     discovered: dict[str, list[str]] = field(default_factory=dict)
     observations: list[Observation] = field(default_factory=list)
     interrupted: bool = False
+    shard: str | None = None
+    """`I/N` when the run was one shard of a split run (`--shard`); None for a whole or merged run."""
     stopped: str | None = None
     """Why the run stopped asking the target early (it flooded or hung); the run is then inconclusive."""
     notes: list[str] = field(default_factory=list)

@@ -22,6 +22,7 @@ from harness.core.registry import REGISTRY, CheckSpec, Registry
 from harness.discover import Keys, discover
 from harness.engine.context import Answer, CheckContext, DifferenceFailure
 from harness.engine.events import CheckFinished, CheckStarted, Event, RunFinished, RunStarted
+from harness.engine.shard import Shard
 from harness.target import NOT_JSON, Exchange, Target
 from schema import Contract
 
@@ -44,6 +45,10 @@ class RunConfig:
     """Golden cases to replay instead of the scenario's cases from the cases folder."""
     baseline: list[BaselineEntry] | None = None
     """Known findings (`--baseline`): reported, not counted by the gate."""
+    shard: Shard | None = None
+    """Run only the (check, method) units this shard owns (`--shard I/N`)."""
+    target_label: str | None = None
+    """How reports name the target when its URL says nothing (the bundled reference on a random port)."""
 
 
 def run(target: Target, config: RunConfig, *, contract: Contract | None = None, registry: Registry = REGISTRY,
@@ -59,7 +64,8 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
     results = {spec.id: CheckResult(spec.id, spec.family, spec.description, spec.clauses, spec.description)
                for spec in specs}
     answer_specs = [spec for spec in specs if spec.kind == "answer"]
-    outcome = RunResult(target=target.redactor.url(target.base_url), profile=config.profile.name, seed=config.seed,
+    label = config.target_label or target.redactor.url(target.base_url)
+    outcome = RunResult(target=label, profile=config.profile.name, seed=config.seed,
                         spec_version=contract.version, started=datetime.now(UTC).isoformat(timespec="seconds"))
 
     def on_answer(ctx: CheckContext, answer: Answer) -> None:
@@ -81,7 +87,7 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
         for spec in specs:
             if spec.kind == "active":
                 on_event(CheckStarted(spec.id))
-                _run_active(ctx, spec, results[spec.id], methods)
+                _run_active(ctx, spec, results[spec.id], methods, config.shard)
                 on_event(CheckFinished(results[spec.id]))
     except KeyboardInterrupt:
         outcome.interrupted = True
@@ -93,6 +99,7 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
     outcome.observations = _observations(ctx)
     outcome.notes += ctx.notes
     outcome.scenario = config.scenario if reference is not None else None
+    outcome.shard = str(config.shard) if config.shard else None
     if config.baseline is not None:
         apply_baseline(outcome, config.baseline)
     on_event(RunFinished(outcome))
@@ -134,12 +141,16 @@ def _caught_up(ctx: CheckContext) -> None:
                          "later transactions can show up as differences")
 
 
-def _run_active(ctx: CheckContext, spec: CheckSpec, result: CheckResult, methods: set[str]) -> None:
+def _run_active(ctx: CheckContext, spec: CheckSpec, result: CheckResult, methods: set[str],
+                shard: Shard | None) -> None:
     if spec.methods is None:
-        result.runs += 1
-        _guarded(ctx, spec, result, lambda: spec.function(ctx), None)
+        if shard is None or shard.owns(spec.id, None):
+            result.runs += 1
+            _guarded(ctx, spec, result, lambda: spec.function(ctx), None)
         return
     for method in ctx.contract.methods.values():
+        if shard is not None and not shard.owns(spec.id, method.name):
+            continue
         if spec.applies_to(method) and (not methods or method.name in methods):
             result.runs += 1
             result.methods.add(method.name)

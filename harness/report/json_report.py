@@ -62,6 +62,7 @@ def to_json(result: RunResult, *, gate: Status = Status.FAIL) -> dict[str, Any]:
         "findings": [_finding(finding) for finding in result.findings],
         "observations": [_observation(observation) for observation in result.observations],
         "scenario": result.scenario,
+        "shard": result.shard,
         "baseline": _baseline(result),
     })
 

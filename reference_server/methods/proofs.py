@@ -83,9 +83,9 @@ def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: Serve
     accounts come first, then addresses; root indices are the tree's seq modulo the root history.
     """
     method = Contract.default().method("getValidityProof")
-    hashes = params.get("hashes") or []
-    addresses = _new_addresses(ledger, params)
-    _check_counts(method, len(hashes), len(addresses))
+    hashes, addresses = params.get("hashes"), _new_addresses(ledger, params)
+    _check_counts(method, hashes, addresses)
+    hashes, addresses = hashes or [], addresses or []
     accounts = [_live_account(ledger, text) for text in hashes]
     proofs = [_non_inclusion(ledger, text) for text in addresses]
     elements = [_account_element(ledger, a) for a in accounts]
@@ -101,29 +101,34 @@ def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: Serve
     return _wire_form(compressed, elements)
 
 
-def _new_addresses(ledger: Ledger, params: Mapping[str, Any]) -> list[str]:
-    """The addresses to prove free; every tree named must be the ledger's address tree."""
+def _new_addresses(ledger: Ledger, params: Mapping[str, Any]) -> list[str] | None:
+    """The addresses to prove free (None when neither param is given); every tree named must be the
+    ledger's address tree."""
     with_trees, plain = params.get("newAddressesWithTrees"), params.get("newAddresses")
     if with_trees is not None and plain is not None:
         raise RpcError(SERVER_ERROR, "Validation Error: give newAddressesWithTrees or the deprecated "
                                      "newAddresses, not both")
     if plain is not None:
         return list(plain)
-    for element in with_trees or []:
+    if with_trees is None:
+        return None
+    for element in with_trees:
         if b58decode(element["tree"], length=32) != ledger.address_tree_key:
             raise RpcError(SERVER_ERROR, f"Validation Error: address tree {element['tree']} is not indexed")
-    return [element["address"] for element in with_trees or []]
+    return [element["address"] for element in with_trees]
 
 
-def _check_counts(method: Method, hashes: int, addresses: int) -> None:
-    """Counts the circuits exist for: §8 for each list, observed practice for the combination."""
+def _check_counts(method: Method, given_hashes: list | None, given_addresses: list | None) -> None:
+    """Counts the circuits exist for: §8 for each list given (an empty list is a count of 0, outside
+    both sets), observed practice for the combination."""
     hash_limit, address_limit = method.limit_for("hashes"), method.limit_for("newAddressesWithTrees")
+    hashes, addresses = len(given_hashes or []), len(given_addresses or [])
     problem = None
-    if hashes == 0 and addresses == 0:
+    if given_hashes is None and given_addresses is None:
         problem = "no hashes and no new addresses to prove"
-    elif hashes and not hash_limit.allows(hashes):
+    elif given_hashes is not None and not hash_limit.allows(hashes):
         problem = f"{hashes} hashes given, allowed counts are {list(hash_limit.counts)}"
-    elif addresses and not address_limit.allows(addresses):
+    elif given_addresses is not None and not address_limit.allows(addresses):
         problem = f"{addresses} new addresses given, allowed counts are {list(address_limit.counts)}"
     elif hashes and addresses:
         combined = method.observed["combined_max"]

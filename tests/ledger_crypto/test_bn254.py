@@ -103,7 +103,7 @@ def test_infinity():
 
 def test_fixed_base_table_agrees_with_py_ecc():
     rng = random.Random(9)
-    for k in [1, 15, 16, 17, 2**252 + 5, CURVE_ORDER - 1, rng.randrange(1, CURVE_ORDER)]:
+    for k in [1, 15, 16, 17, 255, 256, 257, 2**252 + 5, CURVE_ORDER - 1, rng.randrange(1, CURVE_ORDER)]:
         assert bn254._fixed_multiply(bn254._FP, G1_GENERATOR, k) == g1(k)
         assert bn254._fixed_multiply(bn254._FP2, bn254.G2_GENERATOR, k) == g2(k)
 

@@ -134,6 +134,14 @@ def test_counts_outside_the_circuits_are_invalid_params(s: Scenario, hashes: int
     assert error.code == INVALID_PARAMS and "Invalid params" in error.message
 
 
+def test_an_empty_list_given_is_a_count_of_zero(s: Scenario) -> None:
+    """4.3-R1/R2 count the entries of a list that is given: [] is 0 entries, outside both sets."""
+    for params in ({"hashes": live_hashes(s, 1), "newAddressesWithTrees": []},
+                   {"hashes": [], "newAddressesWithTrees": with_trees(fresh(0))}):
+        error = fail(s, "getValidityProof", params)
+        assert error.code == INVALID_PARAMS and "0 " in error.message
+
+
 def test_the_counts_come_from_the_contract(contract) -> None:
     method = contract.method("getValidityProof")
     assert method.limit_for("hashes").counts == (1, 2, 3, 4, 8)
