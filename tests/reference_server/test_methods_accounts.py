@@ -3,32 +3,15 @@
 from __future__ import annotations
 
 import base64
-from typing import Any
 
 import pytest
 
 from ledger_crypto import account_hash, b58decode, b58encode, hash_to_field
 from reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
-from reference_server.methods import call, result_readings
-from reference_server.options import ServerOptions
-from reference_server.scenario import Scenario, open_scenario
-from schema import Contract
-from schema.jsonio import dumps, loads
+from reference_server.methods import call
+from reference_server.scenario import Scenario
 
-OPTIONS = ServerOptions()
-
-
-@pytest.fixture(scope="module")
-def s() -> Scenario:
-    return open_scenario("default")
-
-
-def ask(s: Scenario, method: str, params: Any) -> Any:
-    result = call(s.ledger, method, params, OPTIONS)
-    assert Contract.default().result_validator(method, result_readings(OPTIONS)).violations(result) == []
-    # what goes on the wire comes back unchanged: big integers stay exact
-    assert loads(dumps(result)) == result
-    return result["value"]
+from .support import OPTIONS, ask
 
 
 def wire_account_hash(item: dict) -> bytes:

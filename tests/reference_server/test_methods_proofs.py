@@ -17,25 +17,19 @@ from ledger_crypto import (
     verify_non_inclusion,
 )
 from reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
-from reference_server.methods import call, result_readings
+from reference_server.methods import call
 from reference_server.options import ServerOptions
 from reference_server.scenario import Scenario, open_scenario
-from schema import Contract
+
+from . import support
 
 WIRE = ServerOptions()
 SPEC = ServerOptions(proof_form="spec-2.10")
 TREE = "amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2"
 
 
-@pytest.fixture(scope="module")
-def s() -> Scenario:
-    return open_scenario("default")
-
-
 def ask(s: Scenario, method: str, params: Any, options: ServerOptions = WIRE) -> Any:
-    result = call(s.ledger, method, params, options)
-    assert Contract.default().result_validator(method, result_readings(options)).violations(result) == []
-    return result["value"]
+    return support.ask(s, method, params, options)
 
 
 def fail(s: Scenario, method: str, params: Any, options: ServerOptions = WIRE) -> RpcError:

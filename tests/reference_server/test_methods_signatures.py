@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from ledger_crypto import b58encode
-from reference_server.methods import call, result_readings
-from reference_server.options import ServerOptions
-from reference_server.scenario import Scenario, derive_signature, open_scenario
-from schema import Contract
+from reference_server.scenario import Scenario, derive_signature
 
-OPTIONS = ServerOptions()
-
-
-@pytest.fixture(scope="module")
-def s() -> Scenario:
-    return open_scenario("default")
-
-
-def ask(s: Scenario, method: str, params: Any) -> Any:
-    result = call(s.ledger, method, params, OPTIONS)
-    assert Contract.default().result_validator(method, result_readings(OPTIONS)).violations(result) == []
-    return result["value"] if Contract.default().method(method).state else result
+from .support import ask
 
 
 def sig(index: int) -> str:

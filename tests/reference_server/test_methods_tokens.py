@@ -4,32 +4,17 @@ from __future__ import annotations
 
 import base64
 from collections import defaultdict
-from typing import Any
 
 import pytest
 
 from ledger_crypto import TOKEN_PROGRAM_ID, b58decode, b58encode, decode_token_data, token_data_hash
 from reference_server.errors import SERVER_ERROR, RpcError
-from reference_server.methods import call, result_readings
-from reference_server.options import ServerOptions
-from reference_server.scenario import Scenario, open_scenario
-from schema import Contract
-from schema.jsonio import dumps, loads
+from reference_server.methods import call
+from reference_server.scenario import Scenario
 
-OPTIONS = ServerOptions()
+from .support import OPTIONS, ask
+
 U64_MAX = 2**64 - 1
-
-
-@pytest.fixture(scope="module")
-def s() -> Scenario:
-    return open_scenario("default")
-
-
-def ask(s: Scenario, method: str, params: Any) -> Any:
-    result = call(s.ledger, method, params, OPTIONS)
-    assert Contract.default().result_validator(method, result_readings(OPTIONS)).violations(result) == []
-    assert loads(dumps(result)) == result
-    return result["value"]
 
 
 def k(s: Scenario, name: str) -> str:
