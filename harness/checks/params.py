@@ -18,7 +18,7 @@ from harness.generate import drawn, invalid_base58, invalid_params, valid_params
 from ledger_crypto import b58encode
 from schema import Method
 
-GENERATED_PER_METHOD = 12
+GENERATED_PER_METHOD = 24
 """Contract-breaking params sent per method in a default run (seeded)."""
 VALID_PER_METHOD = 100
 """Valid generated requests per method in a default run: each is judged by every answer check."""
