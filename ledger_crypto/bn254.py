@@ -10,7 +10,7 @@ Points are plain affine integers: G1 `(x, y)`, G2 `((x_c0, x_c1), (y_c0, y_c1))`
 Fp2 = Fp[u]/(u² + 1), and `None` for infinity. Constants and generators come from py_ecc. Written
 here is what it lacks: the flag conventions, the Fp2 square root, and a fixed-base table that
 makes a scalar multiplication cheap enough to run on every getValidityProof request (py_ecc
-takes about 7 ms on G1 and 32 ms on G2).
+takes about 7 ms on G1 and 32 ms on G2; with the table, 0.1 ms and 0.4 ms).
 """
 
 from __future__ import annotations
@@ -178,41 +178,98 @@ def _to_affine(f: _Field, pt: tuple | None) -> tuple | None:
     return f.mul(pt[0], zi2), f.mul(pt[1], f.mul(zi2, zi))
 
 
-def _multiply(f: _Field, q: tuple, k: int) -> tuple | None:
-    """k·q by double-and-add, for a variable base (the G2 subgroup check)."""
-    acc = None
-    for bit in bin(k)[2:]:
-        acc = _double(f, acc)
-        if bit == "1":
-            acc = _add_affine(f, acc, q)
-    return _to_affine(f, acc)
+_WINDOW = 8
+_ROWS = -(-256 // _WINDOW)
+_DIGITS = (1 << _WINDOW) - 1
 
 
 @cache
 def _table(f: _Field, base: tuple) -> tuple[tuple[tuple, ...], ...]:
-    """Row w holds j·16^w·base for j = 1..15, affine: 64 rows cover every scalar below 2^256.
+    """Row w holds j·2^(8w)·base for j = 1..255, affine: 32 rows cover every scalar below 2^256.
 
-    Built once by repeated addition (about 10 ms for G1 and 30 ms for G2).
+    Built once, one field inversion per row (about 0.1 s for G1 and 0.3 s for G2); a
+    multiplication then takes at most 32 mixed additions.
     """
     rows = []
-    for _ in range(64):
-        acc, row = _add_affine(f, None, base), [base]
-        for _ in range(14):
+    for _ in range(_ROWS):
+        acc, jacobian = _add_affine(f, None, base), []
+        for _ in range(_DIGITS):
+            jacobian.append(acc)
             acc = _add_affine(f, acc, base)
-            row.append(_to_affine(f, acc))
-        rows.append(tuple(row))
-        base = _to_affine(f, _add_affine(f, acc, base))
+        rows.append(_batch_affine(f, jacobian))
+        base = _to_affine(f, acc)
     return tuple(rows)
 
 
+def _batch_affine(f: _Field, points: list[tuple]) -> tuple[tuple, ...]:
+    """Jacobian points (none at infinity) to affine with one inversion (Montgomery's trick)."""
+    prefix = [f.one]
+    for point in points:
+        prefix.append(f.mul(prefix[-1], point[2]))
+    inverse = f.inv(prefix[-1])
+    out: list[tuple] = [()] * len(points)
+    for i in range(len(points) - 1, -1, -1):
+        zi = f.mul(inverse, prefix[i])  # 1 / z_i
+        inverse = f.mul(inverse, points[i][2])
+        zi2 = f.mul(zi, zi)
+        out[i] = (f.mul(points[i][0], zi2), f.mul(points[i][1], f.mul(zi2, zi)))
+    return tuple(out)
+
+
 def _fixed_multiply(f: _Field, base: tuple, k: int) -> tuple | None:
-    """k·base with at most 64 additions from the cached table of `base`."""
+    """k·base with at most 32 additions from the cached table of `base`."""
     acc, table = None, _table(f, base)
-    for w in range(64):
-        digit = (k >> (4 * w)) & 15
+    for w in range(_ROWS):
+        digit = (k >> (_WINDOW * w)) & _DIGITS
         if digit:
             acc = _add_affine(f, acc, table[w][digit - 1])
     return _to_affine(f, acc)
+
+
+def _fp2_pow(a: Fp2, e: int) -> Fp2:
+    out = (1, 0)
+    while e:
+        if e & 1:
+            out = _fp2_mul(out, a)
+        a, e = _fp2_mul(a, a), e >> 1
+    return out
+
+
+_BN_X = 4965661367192848881
+"""The BN parameter of the curve: p and r are polynomials in it, and p − r = 6x²."""
+_PSI_X = _fp2_pow((9, 1), (P - 1) // 3)
+_PSI_Y = _fp2_pow((9, 1), (P - 1) // 2)
+
+
+def _naf(k: int) -> tuple[int, ...]:
+    """Digits of k in {−1, 0, 1}, most significant first, no two adjacent non-zero."""
+    digits = []
+    while k:
+        digit = 2 - (k % 4) if k % 2 else 0
+        digits.append(digit)
+        k = (k - digit) // 2
+    return tuple(reversed(digits))
+
+
+_SIX_X_SQUARED = _naf(6 * _BN_X * _BN_X)
+
+
+def _in_g2(point: tuple[Fp2, Fp2]) -> bool:
+    """Whether a point of the twist is in G2, the subgroup of order r: ψ(Q) = [6x²]Q.
+
+    ψ is the twist's Frobenius endomorphism, (x̄·ξ^((p−1)/3), ȳ·ξ^((p−1)/2)) with ξ = 9 + u; on
+    G2 it multiplies by p ≡ 6x² (mod r), and on the rest of the twist it does not (the test
+    gnark-crypto uses for this curve). A 127-bit multiplication instead of [r]Q = O's 254 bits.
+    """
+    (x0, x1), (y0, y1) = point
+    psi = (_fp2_mul((x0, -x1 % P), _PSI_X), _fp2_mul((y0, -y1 % P), _PSI_Y))
+    negated = (point[0], (-y0 % P, -y1 % P))
+    acc = None
+    for digit in _SIX_X_SQUARED:
+        acc = _double(_FP2, acc)
+        if digit:
+            acc = _add_affine(_FP2, acc, point if digit > 0 else negated)
+    return _to_affine(_FP2, acc) == psi
 
 
 def _on_g1(x: int, y: int) -> bool:
@@ -330,7 +387,7 @@ def _point_problem(name: str, value: Any) -> str | None:
             point = decompress_g1(bytes(value))
         else:
             point = decompress_g2(bytes(value))
-            if point is not None and _multiply(_FP2, point, CURVE_ORDER) is not None:
+            if point is not None and not _in_g2(point):
                 return "b: point on the twist but not in the G2 subgroup of order r"
     except ValueError as exc:
         return f"{name}: {exc}"
@@ -378,7 +435,7 @@ def deterministic_proof(seed: bytes) -> dict[str, list[int]]:
     For serving `compressedProof` without a prover (the real proving keys are not available
     offline). Scalars k = sha256(seed ‖ label) mod r, then A = −(k_a·G1), B = k_b·G2,
     C = k_c·G1, so the points are in their groups, A is "already negated" like a real one,
-    and different seeds give different points. About 1.5 ms a call after the tables are built.
+    and different seeds give different points. About 0.8 ms a call after the tables are built.
     """
     a = _neg_g1(_fixed_multiply(_FP, G1_GENERATOR, _scalar(seed, b"A")))
     b = _fixed_multiply(_FP2, G2_GENERATOR, _scalar(seed, b"B"))

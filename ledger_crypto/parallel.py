@@ -51,7 +51,8 @@ class _Worker:
         data = pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL)
         stdin = self.process.stdin
         assert stdin is not None
-        stdin.write(len(data).to_bytes(8, "little") + data)
+        stdin.write(len(data).to_bytes(8, "little"))
+        stdin.write(data)
         stdin.flush()
 
     def receive(self) -> tuple[bool, bytes]:
@@ -91,7 +92,7 @@ def hashing_pool(workers: int | None = None, *, min_batch: int = PARALLEL_MIN) -
     if outer is not None:
         yield len(outer[0])
         return
-    count = workers if workers is not None else len(os.sched_getaffinity(0))
+    count = workers if workers is not None else _usable_cpus()
     started: list[_Worker] = []
     try:
         started.extend(_Worker() for _ in range(count))
@@ -103,6 +104,12 @@ def hashing_pool(workers: int | None = None, *, min_batch: int = PARALLEL_MIN) -
     finally:
         for worker in started:
             worker.close()
+
+
+def _usable_cpus() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def parallel_threshold() -> int | None:

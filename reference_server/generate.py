@@ -40,7 +40,7 @@ _FIRST_TREE = "smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT"
 _BIG = 2**53
 _POOL_MIN = 20_000
 """From this many accounts on, the hashing is shared with worker processes (`hashing_pool`)."""
-_SEGMENT = 16_384
+_SEGMENT = 8_192
 """Accounts hashed per batch of the build's pipeline."""
 
 

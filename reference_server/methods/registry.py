@@ -8,12 +8,13 @@ contract, runs the function and wraps the value of a state query in `{context, v
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from reference_server.errors import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from reference_server.ledger import Ledger
 from reference_server.options import ServerOptions
-from schema import Contract
+from schema import Contract, Validator
 
 __all__ = ["PARAMS_READINGS", "REGISTRY", "MethodFunction", "call", "registered", "result_readings", "rpc_method"]
 
@@ -75,13 +76,19 @@ def call(
     if spec is None or function is None:
         raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method!r}")
     params = _normalise(contract, spec.canonical, params)
-    problems = contract.params_validator(spec.canonical, PARAMS_READINGS).violations(params)
+    problems = _params_validator(contract, spec.canonical).violations(params)
     if problems:
         raise RpcError(INVALID_PARAMS, f"Invalid params: {problems[0]}")
     value = function(ledger, params, options)
     if spec.state:
         return {"context": {"slot": ledger.indexed_slot}, "value": value}
     return value
+
+
+@lru_cache(maxsize=256)
+def _params_validator(contract: Contract, name: str) -> Validator:
+    """The params validator of a method under `PARAMS_READINGS`, looked up once per contract."""
+    return contract.params_validator(name, PARAMS_READINGS)
 
 
 def _normalise(contract: Contract, name: str, params: Any) -> Any:

@@ -254,6 +254,24 @@ def test_validator_rejects_twist_points_outside_the_subgroup():
     assert is_valid_compressed_proof(proof) == ["b: point on the twist but not in the G2 subgroup of order r"]
 
 
+def test_g2_membership_agrees_with_the_order_r_definition():
+    """ψ(Q) = [6x²]Q is checked against [r]Q = O (py_ecc) on G2 points and other twist points."""
+    rng = random.Random(12)
+    for k in (1, 2, rng.randrange(1, CURVE_ORDER)):
+        assert bn254._in_g2(g2(k))
+    found = 0
+    while found < 3:
+        x = (rng.randrange(P), rng.randrange(P))
+        y = bn254._fp2_sqrt(bn254._FP2.add(bn254._fp2_mul(bn254._fp2_mul(x, x), x), bn254._B2))
+        if y is None:
+            continue
+        found += 1
+        in_g2 = ecc.multiply((ecc.FQ2(x), ecc.FQ2(y), ecc.FQ2.one()), CURVE_ORDER)[2] == ecc.FQ2.zero()
+        assert bn254._in_g2((x, y)) == in_g2
+        q = ecc.normalize(ecc.multiply((ecc.FQ2(x), ecc.FQ2(y), ecc.FQ2.one()), 2**20 + 3))
+        assert bn254._in_g2((tuple(q[0].coeffs), tuple(q[1].coeffs))) == in_g2
+
+
 def gnark_hex(n: int) -> str:
     return hex(n)  # the light prover writes 0x-hex without zero padding (Go's big.Int Text(16))
 

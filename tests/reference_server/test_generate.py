@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ledger_crypto import hashing_pool
-from reference_server.generate import generate_ledger, generate_scenario
+from reference_server.generate import _SEGMENT, generate_ledger, generate_scenario
 from reference_server.scenario import load_scenario, scenario_from_document, validate_document
 from schema.jsonio import dumps
 
@@ -71,3 +71,12 @@ def test_exact_account_counts(accounts: int) -> None:
 def test_bad_counts_are_refused() -> None:
     with pytest.raises(ValueError, match="accounts"):
         generate_scenario(accounts=-1, seed=0)
+
+
+def test_a_build_of_several_hashing_segments_equals_the_loaded_document() -> None:
+    """Past one segment of the build's pipeline, labels and leaf indices carry across segments."""
+    accounts = _SEGMENT + 700
+    document = generate_scenario(accounts=accounts, seed=5)
+    with hashing_pool(1, min_batch=1):
+        built = generate_ledger(accounts=accounts, seed=5)
+    assert fingerprint(built) == fingerprint(scenario_from_document(document, validate=False).ledger)

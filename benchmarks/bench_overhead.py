@@ -1,0 +1,140 @@
+"""Harness overhead per checked request: the harness's own CPU time, the server's excluded.
+
+Method: the reference server runs in its own process (`csi serve`, default scenario), and the
+engine runs here, in this process, exactly as `csi run` runs it (same registry, profile `spec`,
+seed 0). The CPU time this process spends inside `run()` (user + system, `getrusage`) is all
+harness work: building requests, the HTTP client, parsing answers, validating them against the
+contract, the checks' comparisons and the engine's bookkeeping. The server's work happens in
+another process and is not in it; time spent waiting for answers is not CPU time. Divided by
+the number of requests sent, that is the overhead per checked request. The server's own CPU for
+the same run is read from /proc and shown beside it.
+
+The first run also compiles the contract's validators; it is reported apart ("cold"), and the
+figure is the median of the runs after it ("warm"). With --profile, one more run is profiled
+and its CPU split by where the time went.
+
+    .venv/bin/python benchmarks/bench_overhead.py
+    .venv/bin/python benchmarks/bench_overhead.py --repeat 5 --profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks._common import HOST, Server, csi, free_port, machine, server
+
+TARGET_MS = 1.0
+
+CATEGORIES = (  # (category, path fragments), first match wins
+    ("request generation (hypothesis)", ("/hypothesis/", "/harness/generate.py", "/random.py")),
+    ("validation (contract schemas)", ("/schema/validation.py", "/schema/contract.py", "/jsonschema")),
+    ("checks (comparisons, hashes, proofs)", ("/harness/checks/", "/ledger_crypto/")),
+    ("HTTP client", ("/harness/target/", "/httpx/", "/httpcore/", "/h11/", "/socket.py", "/ssl.py", "/selectors.py",
+                     "/urllib/", "/idna/", "/email/", "/http/")),
+    ("JSON", ("/json/", "/schema/jsonio.py")),
+    ("engine and bookkeeping", ("/harness/engine/", "/harness/core/", "/harness/discover.py", "/harness/redact.py",
+                                "/contextlib.py", "/dataclasses.py", "/enum.py")),
+)
+
+
+def _cpu() -> tuple[float, float]:
+    """(user, system) CPU seconds of this process so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime, usage.ru_stime
+
+
+def certify(url: str, reference: Server) -> dict:
+    """One engine run against `url`: this process's CPU, the server's, wall time, requests."""
+    from harness.core.profile import profile_named
+    from harness.engine.runner import RunConfig, run
+    from harness.target import Target
+
+    with Target(url) as target:
+        server_cpu, (user, system), start = reference.cpu_seconds(), _cpu(), time.perf_counter()
+        result = run(target, RunConfig(profile=profile_named("spec")))
+        wall = time.perf_counter() - start
+        user, system = (after - before for after, before in zip(_cpu(), (user, system), strict=True))
+        server_cpu = reference.cpu_seconds() - server_cpu
+    cpu = user + system
+    return {"requests": result.requests, "harness_cpu_s": round(cpu, 3), "harness_system_s": round(system, 3),
+            "server_cpu_s": round(server_cpu, 3),
+            "wall_s": round(wall, 3), "harness_ms_per_request": round(1000 * cpu / result.requests, 3),
+            "server_ms_per_request": round(1000 * server_cpu / result.requests, 3)}
+
+
+def _category(function: tuple[str, int, str]) -> str | None:
+    """The category of a profiled function; None for a C builtin, which is charged to its callers."""
+    filename = function[0]
+    if filename == "~":
+        return None
+    return next((name for name, parts in CATEGORIES if any(p in filename for p in parts)), "other")
+
+
+def breakdown(url: str, reference: Server) -> dict[str, float]:
+    """Share of the harness's CPU per category, from one run under cProfile (on CPU time).
+
+    A builtin (a socket call, `isinstance`, a validator in Rust) is charged to the category of
+    each caller, in proportion to the time it spent for that caller.
+    """
+    profiler = cProfile.Profile(time.process_time)
+    profiler.enable()
+    certify(url, reference)
+    profiler.disable()
+    totals: dict[str, float] = {}
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    for function, (_, _, tottime, _, callers) in stats.items():
+        category = _category(function)
+        if category is not None:
+            totals[category] = totals.get(category, 0.0) + tottime
+            continue
+        for caller, timing in callers.items():
+            owner = _category(caller) or "other"
+            totals[owner] = totals.get(owner, 0.0) + timing[2]
+    whole = sum(totals.values())
+    return {name: round(100 * value / whole, 1) for name, value in sorted(totals.items(), key=lambda kv: -kv[1])}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="warm runs after the cold one")
+    parser.add_argument("--profile", action="store_true", help="split the harness CPU by category")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    import harness.checks  # noqa: F401  (registers the catalogue, as `csi run` does)
+
+    port = free_port()
+    with server(csi("serve", "--host", HOST, "--port", str(port), "--scenario", "default"), port) as reference:
+        cold = certify(reference.url, reference)
+        warm = [certify(reference.url, reference) for _ in range(args.repeat)]
+        split = breakdown(reference.url, reference) if args.profile else None
+    median = statistics.median(run["harness_ms_per_request"] for run in warm)
+    summary = {"machine": machine(), "cold": cold, "warm": warm, "harness_ms_per_request": median,
+               "profile_split_percent": split}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    print(f"machine: {summary['machine']}")
+    for name, run in [("cold", cold)] + [(f"warm {i + 1}", r) for i, r in enumerate(warm)]:
+        print(f"{name}: {run['requests']:,} requests in {run['wall_s']:.2f} s; "
+              f"harness CPU {run['harness_cpu_s']:.2f} s ({run['harness_system_s']:.2f} s in the kernel) "
+              f"= {run['harness_ms_per_request']:.3f} ms/request; "
+              f"server CPU {run['server_ms_per_request']:.3f} ms/request")
+    if split:
+        print("harness CPU by category (profiled): " + ", ".join(f"{k} {v}%" for k, v in split.items()))
+    print(f"harness overhead {median:.3f} ms per checked request (warm median); "
+          f"target (<= {TARGET_MS:.0f} ms): {'met' if median <= TARGET_MS else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
