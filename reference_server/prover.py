@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import httpx
 
-from ledger_crypto.bn254 import deterministic_proof, proof_from_gnark
+from ledger_crypto.groth16 import deterministic_proof, proof_from_gnark
 from schema.errors import JsonError
 from schema.jsonio import dumps, loads
 

@@ -21,7 +21,7 @@ from ledger_crypto import (
     token_data_hash,
     verify_non_inclusion,
 )
-from ledger_crypto.bn254 import is_valid_compressed_proof
+from ledger_crypto.groth16 import is_valid_compressed_proof
 
 ACCOUNT_FIELDS = ("hash", "owner", "tree", "leafIndex", "lamports")
 

@@ -15,10 +15,8 @@ from ledger_crypto.bn254 import (
     compress_g2,
     decompress_g1,
     decompress_g2,
-    deterministic_proof,
-    is_valid_compressed_proof,
-    proof_from_gnark,
 )
+from ledger_crypto.groth16 import deterministic_proof, is_valid_compressed_proof, proof_from_gnark
 
 P = BASE_MODULUS
 

@@ -13,7 +13,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from py_ecc import optimized_bn128 as ecc
 
-from ledger_crypto.bn254 import BASE_MODULUS, decompress_g1, decompress_g2, is_valid_compressed_proof
+from ledger_crypto.bn254 import BASE_MODULUS, decompress_g1, decompress_g2
+from ledger_crypto.groth16 import is_valid_compressed_proof
 from reference_server.prover import (
     AccountInput,
     AddressInput,
