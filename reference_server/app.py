@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import hmac
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
@@ -163,42 +162,48 @@ class _BodyTooLarge(Exception):
     pass
 
 
-async def _read_body(request: Request, cap: int) -> bytes:
+async def _read_body(receive: Receive, declared: bytes | None, cap: int) -> bytes | None:
     """The body, refused past `cap` bytes: by Content-Length first, then by counting as it streams,
-    so a lying or absent Content-Length cannot get more than `cap` bytes read."""
-    declared = request.headers.get("content-length")
+    so a lying or absent Content-Length cannot get more than `cap` bytes read. None when the client
+    went away before sending it all."""
     if declared is not None and declared.strip().isdigit() and int(declared) > cap:
         raise _BodyTooLarge
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body += message.get("body", b"")
         if len(body) > cap:
             raise _BodyTooLarge
-    return bytes(body)
+        if not message.get("more_body", False):
+            return bytes(body)
 
 
-def _key_matches(request: Request, expected: bytes) -> bool:
+def _key_matches(query: bytes, expected: bytes) -> bool:
     """Exactly one `api-key` query value, compared in constant time (spec §5: query member `api-key`)."""
-    given = request.query_params.getlist("api-key")
+    given = [value for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True) if name == "api-key"]
     return len(given) == 1 and hmac.compare_digest(given[0].encode("utf-8", "replace"), expected)
 
 
-def _send(reply: Reply) -> Response:
-    if reply.body is None:
-        return Response(status_code=reply.status, headers=reply.headers)
-    return Response(reply.body, status_code=reply.status, headers=reply.headers, media_type=JSON)
+async def _send(send: Send, reply: Reply) -> None:
+    headers = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in reply.headers.items()]
+    if reply.body is not None:
+        headers += [(b"content-type", JSON.encode()), (b"content-length", str(len(reply.body)).encode())]
+    await send({"type": "http.response.start", "status": reply.status, "headers": headers})
+    await send({"type": "http.response.body", "body": reply.body or b""})
 
 
 class _AnyMethod:
-    """An ASGI endpoint for every HTTP method: Starlette limits a function endpoint to GET unless
-    told otherwise, and would answer other methods with a plain-text 405 instead of our JSON one."""
+    """An ASGI endpoint for every HTTP method: Starlette treats a plain function as a GET-only
+    request/response endpoint and would answer other methods with a plain-text 405 instead of
+    our JSON one; an object is served as an ASGI app, whatever the method."""
 
-    def __init__(self, handler: Callable[[Request], Awaitable[Response]]) -> None:
-        self.handler = handler
+    def __init__(self, app: Callable[[Scope, Receive, Send], Any]) -> None:
+        self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = await self.handler(Request(scope, receive))
-        await response(scope, receive, send)
+        await self.app(scope, receive, send)
 
 
 def create_app(dispatch: Dispatch, options: ServerOptions, *, contract: Contract | None = None) -> Starlette:
@@ -220,28 +225,33 @@ def create_app(dispatch: Dispatch, options: ServerOptions, *, contract: Contract
     bucket = TokenBucket(options.rate_limit) if options.rate_limit is not None else None
     expected_key = options.api_key.encode("utf-8") if options.api_key is not None else None
 
-    async def rpc_endpoint(request: Request) -> Response:
-        if request.url.path.strip("/").count("/") > 0:
-            return _send(_error_reply(404, "not found"))
-        if request.method != "POST":
-            return _send(_error_reply(405, "method not allowed", {"Allow": "POST"}))
-        if expected_key is not None and not _key_matches(request, expected_key):
-            return _send(_error_reply(401, "missing or invalid api-key"))
+    async def gates(scope: Scope, receive: Receive) -> Reply:
+        """The gates in their order, then the answer: a plain ASGI path, no per-request objects."""
+        if scope["path"].strip("/").count("/") > 0:
+            return _error_reply(404, "not found")
+        if scope["method"] != "POST":
+            return _error_reply(405, "method not allowed", {"Allow": "POST"})
+        if expected_key is not None and not _key_matches(scope.get("query_string", b""), expected_key):
+            return _error_reply(401, "missing or invalid api-key")
         if bucket is not None and (wait := bucket.take()) > 0:
-            retry = str(TokenBucket.retry_after(wait))
-            return _send(_error_reply(429, "rate limit exceeded", {"Retry-After": retry}))
+            return _error_reply(429, "rate limit exceeded", {"Retry-After": str(TokenBucket.retry_after(wait))})
+        declared = next((value for name, value in scope["headers"] if name == b"content-length"), None)
         try:
-            body = await _read_body(request, options.max_body_bytes)
+            body = await _read_body(receive, declared, options.max_body_bytes)
         except _BodyTooLarge:
-            limit = f"request body over {options.max_body_bytes} bytes"
-            return _send(_error_reply(413, limit, {"Connection": "close"}))
-        except ClientDisconnect:
-            return Response(status_code=400)  # nobody is left to read it
-        return _send(await run_in_threadpool(rpc.handle, body))
+            return _error_reply(413, f"request body over {options.max_body_bytes} bytes", {"Connection": "close"})
+        if body is None:
+            return Reply(400, None)  # the client went away: nobody is left to read an answer
+        if options.threads:
+            return await run_in_threadpool(rpc.handle, body)
+        return rpc.handle(body)
 
-    async def on_crash(request: Request, exc: Exception) -> Response:
-        """A bug of the transport itself still answers §7-R3's `{error}`, never a traceback."""
-        return _send(_error_reply(500, INTERNAL_ERROR))
+    async def endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            reply = await gates(scope, receive)
+        except Exception:  # a bug of the transport itself still answers §7-R3's `{error}`, never a traceback
+            logger.exception("transport fault")
+            reply = _error_reply(500, INTERNAL_ERROR)
+        await _send(send, reply)
 
-    routes = [Route("/{path:path}", _AnyMethod(rpc_endpoint))]
-    return Starlette(routes=routes, exception_handlers={Exception: on_crash})
+    return Starlette(routes=[Route("/{path:path}", _AnyMethod(endpoint))])

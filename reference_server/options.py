@@ -26,3 +26,12 @@ class ServerOptions:
     """Bodies over this size get HTTP 413 (observed: 10 MiB)."""
     max_batch: int = 100
     """Requests in one batch at most; a larger batch is an invalid request."""
+    dispatch_in_threads: bool | None = None
+    """Answer each request in a worker thread, which a dispatcher that can block needs (one that
+    waits on a prover). None: only when `prover_url` is set. The methods are CPU-bound Python, so
+    threads add no parallelism, only a hand-off per request; answering on the event loop is about
+    1.6 times faster."""
+
+    @property
+    def threads(self) -> bool:
+        return self.prover_url is not None if self.dispatch_in_threads is None else self.dispatch_in_threads
