@@ -7,71 +7,17 @@ owners' live accounts. A vendor adds keys of their own with `--keys FILE` (YAML)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import yaml
+from harness.core.keys import Keys
+from harness.engine.context import CheckContext
 
-from harness.core.errors import ConfigError
+__all__ = ["LIST_LIMIT", "Keys", "discover"]
 
-if TYPE_CHECKING:
-    from harness.engine.context import CheckContext
-
-__all__ = ["Keys", "discover", "load_keys_file"]
-
-KEY_KINDS = ("signatures", "hashes", "addresses", "owners", "token_owners", "mints", "delegates", "trees",
-             "closed_hashes", "closed_addresses", "failed_signatures")
 MAX_SIGNATURE_PAGES = 5
 MAX_TRANSACTIONS = 60
 MAX_OWNERS = 12
 LIST_LIMIT = 100
-
-
-@dataclass
-class Keys:
-    """Keys known to exist on the target (ordered, no duplicates), and the accounts seen live."""
-
-    lists: dict[str, list[str]] = field(default_factory=lambda: {kind: [] for kind in KEY_KINDS})
-    accounts: dict[str, dict] = field(default_factory=dict)  # hash -> CompressedAccount, live
-    token_accounts: dict[str, dict] = field(default_factory=dict)  # hash -> TokenAccount, live
-    transactions: dict[str, dict] = field(default_factory=dict)  # signature -> {opened, closed}
-    touched: dict[str, dict] = field(default_factory=dict)  # hash -> {account, tokenData} as a transaction showed it
-    signature_items: dict[str, dict] = field(default_factory=dict)  # signature -> its latest-signatures item
-    complete_owners: set[str] = field(default_factory=set)  # owners whose whole account list was seen
-    complete_token_owners: set[str] = field(default_factory=set)  # token owners whose whole list was seen
-
-    def add(self, kind: str, *values: Any) -> None:
-        bucket = self.lists[kind]
-        for value in values:
-            if isinstance(value, str) and value and value not in bucket:
-                bucket.append(value)
-
-    def __getitem__(self, kind: str) -> list[str]:
-        return self.lists[kind]
-
-    def summary(self) -> dict[str, list[str]]:
-        return {kind: list(values) for kind, values in self.lists.items()}
-
-
-def load_keys_file(path: Path) -> Keys:
-    """Keys a vendor wants covered: a YAML mapping of kind -> list of base58 strings.
-
-    Read with YAML's base loader, so every scalar stays a string: a key made only of digits
-    (the all-ones system program, say) must not turn into an integer.
-    """
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.BaseLoader) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"{path}: cannot read keys file: {exc}") from exc
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: a keys file is a mapping of kind to a list of keys")
-    keys = Keys()
-    for kind, values in data.items():
-        if kind not in KEY_KINDS or not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-            raise ConfigError(f"{path}: {kind!r} must be one of {', '.join(KEY_KINDS)} with a list of strings")
-        keys.add(kind, *values)
-    return keys
 
 
 def discover(ctx: CheckContext) -> None:

@@ -21,10 +21,10 @@ from pathlib import Path
 
 from harness.baseline import load_baseline
 from harness.core.errors import UsageError
-from harness.core.model import Status
+from harness.core.keys import load_keys_file
+from harness.core.model import GATES as GATES_ORDER
 from harness.core.profile import PROFILES, profile_named
 from harness.core.registry import REGISTRY
-from harness.discover import load_keys_file
 from harness.engine.runner import RunConfig, run
 from harness.engine.shard import Shard, parse_shard
 from harness.target import Target
@@ -32,7 +32,7 @@ from schema import Contract
 
 __all__ = ["register"]
 
-GATES = {"fail": Status.FAIL, "warn": Status.WARN, "ambiguous": Status.AMBIGUOUS}
+GATES = {status.value.lower(): status for status in GATES_ORDER}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -50,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rate", type=_rate, help="requests per second, e.g. 20 or 20/s")
     parser.add_argument("--max-requests", type=int, help="stop asking after this many requests")
     parser.add_argument("--fail-on", choices=list(GATES), default="fail",
-                        help="lowest status that fails the gate (exit 1); default fail")
+                        help="lowest status that fails the gate (exit 1); default fail; "
+                             "`skip` also refuses a run in which any check examined nothing")
     parser.add_argument("--scenario", metavar="NAME|FILE",
                         help="the scenario the target has loaded: compare its answers with a reference over it")
     parser.add_argument("--baseline", type=Path, metavar="FILE",
@@ -110,12 +111,16 @@ def _run(args: argparse.Namespace) -> int:
         result = run(target, config, contract=contract, on_event=reporter.handle, reference=reference)
     for path in write_reports(result, args.report_dir, contract, gate=gate):
         print(f"wrote {path}", file=sys.stderr)
-    if result.interrupted:
-        return 130
-    if result.stopped:
-        print(f"csi: the run is inconclusive, {result.stopped}", file=sys.stderr)
-        return 3
-    return 0 if result.gate(gate) else 1
+    return _verdict(result, gate)
+
+
+def _verdict(result, gate) -> int:
+    """Say why a run that is not plainly conformant ends as it does; return its exit code."""
+    code = result.exit_code(gate)
+    if code in (3, 4):
+        for reason in result.inconclusive or [result.stopped]:
+            print(f"csi: the run is inconclusive: {reason}", file=sys.stderr)
+    return code
 
 
 @contextlib.contextmanager
@@ -151,7 +156,7 @@ def _merge(args: argparse.Namespace) -> int:
         print(f"note: {note}", file=sys.stderr)
     for path in write_reports(result, args.output, Contract.default(), gate=gate):
         print(f"wrote {path}", file=sys.stderr)
-    return 0 if result.gate(gate) else 1
+    return _verdict(result, gate)
 
 
 def _config(args: argparse.Namespace, contract: Contract) -> RunConfig:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.core.model import Basis
+from harness.core.model import Basis, Status
 
 __all__ = ["CheckFailure", "Skip"]
 
 
 class CheckFailure(AssertionError):
-    """A rule the target broke; `basis` overrides the check's own when a sub-rule rests elsewhere."""
+    """A rule the target broke; `basis` overrides the check's own when a sub-rule rests elsewhere.
+
+    `status` fixes the status whatever the profile: UNVERIFIED for what the kit could not verify.
+    """
 
     def __init__(
         self,
@@ -27,8 +30,10 @@ class CheckFailure(AssertionError):
         answer: Any = None,
         method: str | None = None,
         clauses: tuple[str, ...] = (),
+        status: Status | None = None,
     ) -> None:
         self.title = title
+        self.status = status
         self.expected = expected
         self.received = received
         self.basis = basis

@@ -14,13 +14,20 @@ __all__ = ["BaselineEntry", "Basis", "CheckResult", "Finding", "Observation", "R
 
 
 class Status(StrEnum):
-    """A verdict; `rank` orders them from harmless to blocking."""
+    """A verdict; `rank` orders them from harmless to blocking.
+
+    Two are not verdicts on the target's conformance: UNVERIFIED (something the kit could not
+    verify, such as a null proof) and ERROR (the kit itself failed on a check: a bug of the kit,
+    never a FAIL of the target). Neither ever fails the gate; an ERROR makes the run inconclusive.
+    """
 
     PASS = "PASS"
     SKIP = "SKIP"
+    UNVERIFIED = "UNVERIFIED"
     INFO = "INFO"
     AMBIGUOUS = "AMBIGUOUS"
     WARN = "WARN"
+    ERROR = "ERROR"
     FAIL = "FAIL"
 
     @property
@@ -33,7 +40,10 @@ class Status(StrEnum):
         return ranked[-1] if ranked else (default or cls.PASS)
 
 
-_RANKS = {Status.PASS: 0, Status.SKIP: 1, Status.INFO: 2, Status.AMBIGUOUS: 3, Status.WARN: 4, Status.FAIL: 5}
+_RANKS = {Status.PASS: 0, Status.SKIP: 1, Status.UNVERIFIED: 2, Status.INFO: 3, Status.AMBIGUOUS: 4, Status.WARN: 5,
+          Status.ERROR: 6, Status.FAIL: 7}
+GATES = (Status.FAIL, Status.WARN, Status.AMBIGUOUS, Status.INFO, Status.SKIP)
+"""Statuses a gate can be set at (`--fail-on`); ERROR and UNVERIFIED never gate."""
 
 
 class Basis(StrEnum):
@@ -43,6 +53,23 @@ class Basis(StrEnum):
     JSON_RPC = "json-rpc"  # JSON-RPC 2.0 or HTTP convention the spec does not restate (a SHOULD)
     OBSERVED = "observed"  # what the most used indexer does where the spec is silent
     AMBIGUITY = "ambiguity"  # one reading of a point the spec leaves open
+    LEDGER = "ledger"  # how the ledger hashes, trees and proves (ledger-facts.md), not the spec text
+    KIT = "kit"  # the kit's own error: never a rule the target broke
+
+    @property
+    def label(self) -> str:
+        """How reports name the basis, saying so where it is not the spec text."""
+        return _BASIS_LABELS[self]
+
+
+_BASIS_LABELS = {
+    Basis.SPEC: "the spec",
+    Basis.JSON_RPC: "JSON-RPC 2.0 / HTTP convention (not stated by the spec)",
+    Basis.OBSERVED: "observed practice of the most used indexer (not stated by the spec)",
+    Basis.AMBIGUITY: "one reading of a point the spec leaves open",
+    Basis.LEDGER: "the ledger's hashing, tree and proof rules (ledger-facts.md, not the spec text)",
+    Basis.KIT: "an error of the kit itself (not a finding about the target)",
+}
 
 
 @dataclass(frozen=True)
@@ -65,10 +92,15 @@ class Finding:
     """What the reference answered to the same request, for differential findings; None otherwise."""
     baselined: bool = False
     """A known finding listed in the run's baseline: reported, but not counted by the gate."""
+    occurrences: int = 1
+    """How many answers showed this same fault (same check, method and title); one entry for all."""
+    examples: tuple[dict[str, Any], ...] = ()
+    """A few of the other occurrences: `{message, request, curl}` each."""
 
     @property
-    def dedup_key(self) -> tuple:
-        return (self.check_id, self.method, self.title, self.message)
+    def group_key(self) -> tuple:
+        """Findings with the same key are one fault seen in several answers: reported once, with a count."""
+        return (self.check_id, self.method, self.title, self.status)
 
 
 @dataclass(frozen=True)
@@ -118,6 +150,14 @@ class CheckResult:
     methods: set[str] = field(default_factory=set)
     incomplete: str | None = None
     """Why the check did not run to its end (the run was interrupted during it)."""
+    examined: dict[str, int] = field(default_factory=dict)
+    """What the check looked at, by kind (answers, accounts, proofs, pages, items, …): PASS needs some."""
+    examined_methods: set[str] = field(default_factory=set)
+    """The methods on which the check examined something; the others it did not reach."""
+
+    @property
+    def examined_total(self) -> int:
+        return sum(self.examined.values())
 
     @property
     def status(self) -> Status:
@@ -125,12 +165,14 @@ class CheckResult:
             return Status.worst(f.status for f in self.findings)
         if self.incomplete:
             return Status.SKIP  # cut short: what did not run cannot count as a pass
-        return Status.PASS if self.runs > len(self.skipped) else Status.SKIP
+        return Status.PASS if self.examined_total else Status.SKIP
 
     @property
     def skip_reason(self) -> str | None:
+        if self.status is not Status.SKIP:
+            return None
         reasons = sorted(set(self.skipped)) + ([self.incomplete] if self.incomplete else [])
-        return "; ".join(reasons) if self.status is Status.SKIP else None
+        return "; ".join(reasons) or "examined nothing: no answer gave this check anything to judge"
 
 
 @dataclass
@@ -159,6 +201,8 @@ class RunResult:
     """The known findings the run was given (`--baseline`); None when none were."""
     stale_baseline: list[BaselineEntry] = field(default_factory=list)
     """Baseline entries whose check ran and matched no finding: fixed, or the baseline is out of date."""
+    inconclusive: list[str] = field(default_factory=list)
+    """Why the run cannot say the target conforms (budget spent, stopped asking, unauthorised, kit errors)."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -170,10 +214,42 @@ class RunResult:
             tally[result.status.value] += 1
         return tally
 
+    def kit_errors(self) -> list[Finding]:
+        """Findings that are errors of the kit itself, not of the target."""
+        return [f for f in self.findings if f.status is Status.ERROR]
+
     def blocking(self, threshold: Status = Status.FAIL) -> list[Finding]:
-        """Findings at or above the threshold that no baseline entry excuses."""
-        return [f for f in self.findings if f.status.rank >= threshold.rank and not f.baselined]
+        """Findings at or above the threshold that no baseline entry excuses (never the kit's own errors)."""
+        return [f for f in self.findings if f.status.rank >= threshold.rank and not f.baselined
+                and f.status not in (Status.ERROR, Status.UNVERIFIED)]
 
     def gate(self, threshold: Status = Status.FAIL) -> bool:
-        """True when no finding outside the baseline is at or above the threshold: the target passes."""
+        """True when no finding outside the baseline is at or above the threshold (and, with a SKIP
+        threshold, no check was skipped): the target passes what was examined."""
+        if threshold is Status.SKIP and any(c.status is Status.SKIP for c in self.checks):
+            return False
         return not self.blocking(threshold)
+
+    def exit_code(self, threshold: Status = Status.FAIL) -> int:
+        """What `csi run` (and `csi report merge`, and the pytest plugin) ends with.
+
+        130 interrupted; 1 findings at or above the gate; 4 the kit failed on a check (its bug);
+        3 inconclusive (budget spent, stopped asking, a shard missing); 0 conformant.
+        """
+        if self.interrupted:
+            return 130
+        if not self.gate(threshold):
+            return 1
+        if self.kit_errors():
+            return 4
+        if self.stopped or self.inconclusive:
+            return 3
+        return 0
+
+    def verdict(self, threshold: Status = Status.FAIL) -> str:
+        """`conformant`, `not conformant` or `inconclusive`: what a banner and the exit code say."""
+        if not self.gate(threshold):
+            return "not conformant"
+        if self.interrupted or self.stopped or self.inconclusive or self.kit_errors():
+            return "inconclusive"
+        return "conformant"

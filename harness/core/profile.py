@@ -6,9 +6,12 @@
 | json-rpc (a SHOULD)    | WARN      | FAIL   | INFO    |
 | observed practice      | INFO      | FAIL   | INFO    |
 | ambiguity reading      | AMBIGUOUS | FAIL*  | INFO    |
+| ledger (ledger-facts)  | FAIL      | FAIL   | WARN    |
 
 (*) strict pins every ambiguity to the observed reading, so only a different reading fails.
-`spec` is the default: only what the spec states can FAIL.
+`spec` is the default: only what the spec states, and what the ledger's own hashing and proof rules
+make wrong for every client (a bad root, a proof that does not verify), can FAIL.
+The kit's own errors are ERROR under every profile.
 """
 
 from __future__ import annotations
@@ -40,11 +43,14 @@ class Profile:
 
 PROFILES = {
     "spec": Profile("spec", {Basis.SPEC: Status.FAIL, Basis.JSON_RPC: Status.WARN, Basis.OBSERVED: Status.INFO,
-                             Basis.AMBIGUITY: Status.AMBIGUOUS}, pin_observed=False),
+                             Basis.AMBIGUITY: Status.AMBIGUOUS, Basis.LEDGER: Status.FAIL, Basis.KIT: Status.ERROR},
+                    pin_observed=False),
     "strict": Profile("strict", {Basis.SPEC: Status.FAIL, Basis.JSON_RPC: Status.FAIL, Basis.OBSERVED: Status.FAIL,
-                                 Basis.AMBIGUITY: Status.FAIL}, pin_observed=True),
+                                 Basis.AMBIGUITY: Status.FAIL, Basis.LEDGER: Status.FAIL, Basis.KIT: Status.ERROR},
+                      pin_observed=True),
     "lenient": Profile("lenient", {Basis.SPEC: Status.FAIL, Basis.JSON_RPC: Status.INFO, Basis.OBSERVED: Status.INFO,
-                                   Basis.AMBIGUITY: Status.INFO}, pin_observed=False),
+                                   Basis.AMBIGUITY: Status.INFO, Basis.LEDGER: Status.WARN, Basis.KIT: Status.ERROR},
+                       pin_observed=False),
 }
 
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.core.failures import CheckFailure, Skip
-from harness.core.model import Basis
+from harness.core.keys import Keys
+from harness.core.model import Basis, CheckResult
 from harness.core.profile import Profile
-from harness.discover import Keys
 from harness.target import NOT_JSON, OMIT, Exchange, Target
 from ledger_crypto import b58encode
 from schema import Contract, Method
@@ -118,7 +118,12 @@ class CheckContext:
     notes: list[str] = field(default_factory=list)
     """Remarks about the run as a whole, copied into the result."""
     pending: list[CheckFailure] = field(default_factory=list)
-    """Failures a check recorded without stopping (`defer`); the engine turns them into findings."""
+    """Failures the running check recorded without stopping (`defer`); the engine turns them into findings."""
+    budget_spent: bool = False
+    """Whether `max_requests` ran out: what was not asked then was not examined, so the run is inconclusive."""
+    current: CheckResult | None = None
+    """The result of the check running now (an answer check while it judges one answer): `examined` counts there."""
+    current_method: str | None = None
     _counter: int = 0
     _streak: tuple[str | None, int] = (None, 0)
 
@@ -161,6 +166,7 @@ class CheckContext:
         if self.stopped:
             raise Skip(self.stopped)
         if self.max_requests is not None and self.target.requests_sent >= self.max_requests:
+            self.budget_spent = True
             raise Skip(f"request budget of {self.max_requests} spent")
 
     def _watch(self, exchange: Exchange) -> None:
@@ -184,6 +190,31 @@ class CheckContext:
     def defer(self, failure: CheckFailure) -> None:
         """Record a failure and carry on: for checks that judge many independent exchanges (cases)."""
         self.pending.append(failure)
+
+    def examined(self, kind: str, n: int = 1, *, method: str | None = None) -> None:
+        """Count what the running check really judged (answers, accounts, proofs, pages, items …).
+
+        A check that examined nothing is SKIP, never PASS: call this after the comparison or rule
+        was applied, not when a request was merely sent.
+        """
+        if self.current is None or n <= 0:
+            return
+        self.current.examined[kind] = self.current.examined.get(kind, 0) + n
+        method = method or self.current_method
+        if method:
+            self.current.examined_methods.add(method)
+
+    def enter(self, result: CheckResult, method: str | None) -> tuple:
+        """Make `result` the running check's (the engine calls this); returns what `leave` restores."""
+        saved = (self.current, self.current_method, self.pending)
+        self.current, self.current_method, self.pending = result, method, []
+        return saved
+
+    def leave(self, saved: tuple) -> list[CheckFailure]:
+        """Restore the check that was running before; returns the failures the leaving check deferred."""
+        deferred = self.pending
+        self.current, self.current_method, self.pending = saved
+        return deferred
 
     def expect_result(self, answer: Answer, what: str) -> Any:
         """The result of an answer that must succeed; a failure otherwise."""

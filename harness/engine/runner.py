@@ -7,6 +7,7 @@ what they raise into findings. It emits typed events that the console and report
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -16,10 +17,11 @@ from typing import Any
 from harness.baseline import apply_baseline
 from harness.core.errors import PreconditionUnmet
 from harness.core.failures import CheckFailure, Skip
-from harness.core.model import BaselineEntry, CheckResult, Finding, Observation, RunResult
+from harness.core.keys import Keys
+from harness.core.model import BaselineEntry, Basis, CheckResult, Finding, Observation, RunResult, Status
 from harness.core.profile import Profile
 from harness.core.registry import REGISTRY, CheckSpec, Registry
-from harness.discover import Keys, discover
+from harness.discover import discover
 from harness.engine.context import Answer, CheckContext, DifferenceFailure
 from harness.engine.events import CheckFinished, CheckStarted, Event, RunFinished, RunStarted
 from harness.engine.shard import Shard
@@ -99,6 +101,7 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
     outcome.observations = _observations(ctx)
     outcome.notes += ctx.notes
     outcome.scenario = config.scenario if reference is not None else None
+    outcome.inconclusive += _inconclusive(ctx, outcome)
     outcome.shard = str(config.shard) if config.shard else None
     if config.baseline is not None:
         apply_baseline(outcome, config.baseline)
@@ -111,13 +114,40 @@ def _methods(contract: Contract, only: Iterable[str]) -> set[str]:
 
 
 def _preflight(ctx: CheckContext) -> None:
-    """The target must answer at all: no connection or no answer ends the run with exit code 3."""
+    """The target must answer at all, and let the kit in: no connection, no answer or a refused key
+    ends the run with exit code 3 and one clear reason, not a finding on every check."""
     exchange = ctx.call("getIndexerSlot", judge=False).exchange
     failure = exchange.target_error()
     if failure is not None:
         raise failure
     if exchange.status is None:
         raise PreconditionUnmet(f"no HTTP answer to getIndexerSlot: {exchange.error}")
+    if exchange.status in (401, 403):
+        given = "the API key given was refused" if ctx.target.api_key else "no API key was given"
+        raise PreconditionUnmet(f"the target answers HTTP {exchange.status} to getIndexerSlot: {given}; "
+                                "check the key (--api-key or $CSI_API_KEY)")
+
+
+def _inconclusive(ctx: CheckContext, outcome: RunResult) -> list[str]:
+    """Why a run without blocking findings still cannot call the target conformant."""
+    reasons = []
+    if ctx.budget_spent:
+        skipped = sum(1 for check in outcome.checks if check.status is Status.SKIP)
+        reasons.append(f"the request budget (--max-requests {ctx.max_requests}) ran out: "
+                       f"{skipped} checks examined nothing")
+    if ctx.stopped:
+        reasons.append(ctx.stopped)
+    families: dict[str, list[CheckResult]] = {}
+    for check in outcome.checks:
+        families.setdefault(check.family, []).append(check)
+    unreached = [name for name, checks in families.items() if all(c.status is Status.SKIP for c in checks)]
+    if unreached and not outcome.interrupted:
+        reasons.append(f"no check of {', '.join(unreached)} examined anything: that part of the API was not reached")
+    errors = sorted({f.check_id for f in outcome.findings if f.status is Status.ERROR})
+    if errors:
+        reasons.append(f"the kit itself failed in {len(errors)} checks ({', '.join(errors)}): "
+                       "an error of csi, not of the target")
+    return reasons
 
 
 def _caught_up(ctx: CheckContext) -> None:
@@ -159,7 +189,12 @@ def _run_active(ctx: CheckContext, spec: CheckSpec, result: CheckResult, methods
 
 def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Callable[[], object],
              method: str | None) -> None:
-    """Run one check body; what it raises becomes a finding or a skip, never a crash of the run."""
+    """Run one check body; what it raises becomes a finding or a skip, never a crash of the run.
+
+    The check is made the context's running one for the duration, so what it examines and defers
+    is its own, even when its requests run the answer checks in between.
+    """
+    saved = ctx.enter(result, method)
     try:
         body()
     except CheckFailure as failure:
@@ -169,13 +204,12 @@ def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Call
     except KeyboardInterrupt:
         result.incomplete = "interrupted before it finished"
         raise
-    except Exception as exc:  # a check that cannot finish must not pass silently
-        failure = CheckFailure("Check could not complete", expected="the check to run to its end",
-                               received=ctx.target.redactor.text(f"{type(exc).__name__}: {exc}"))
+    except Exception as exc:  # an error of the kit: reported as such, never as a FAIL of the target
+        failure = CheckFailure("The kit could not complete this check", expected="the check to run to its end",
+                               received=ctx.target.redactor.text(f"{type(exc).__name__}: {exc}"), basis=Basis.KIT)
         _record(result, _finding(ctx, spec, failure, method))
     finally:
-        deferred, ctx.pending = ctx.pending, []
-        for failure in deferred:
+        for failure in ctx.leave(saved):
             _record(result, _finding(ctx, spec, failure, method))
 
 
@@ -188,7 +222,7 @@ def _finding(ctx: CheckContext, spec: CheckSpec, failure: CheckFailure, method: 
     return Finding(
         check_id=spec.id,
         title=failure.title,
-        status=ctx.profile.status_for(basis),
+        status=failure.status or ctx.profile.status_for(basis),
         basis=basis,
         clauses=failure.clauses or spec.clauses,
         method=failure.method or method,
@@ -223,7 +257,20 @@ def _observations(ctx: CheckContext) -> list[Observation]:
     return observations
 
 
+MAX_EXAMPLES = 3
+"""Other occurrences kept with a grouped finding, besides its first."""
+
+
 def _record(result: CheckResult, finding: Finding) -> None:
-    """Keep one finding per dedup key: the same fault in many answers is reported once."""
-    if all(existing.dedup_key != finding.dedup_key for existing in result.findings):
-        result.findings.append(finding)
+    """One entry per fault: the same check, method and title in many answers is one finding with a count."""
+    for index, existing in enumerate(result.findings):
+        if existing.group_key != finding.group_key:
+            continue
+        examples = existing.examples
+        if len(examples) < MAX_EXAMPLES and finding.message != existing.message and all(
+                example["message"] != finding.message for example in examples):
+            examples += ({"message": finding.message, "request": finding.request, "curl": finding.curl},)
+        result.findings[index] = dataclasses.replace(existing, occurrences=existing.occurrences + 1,
+                                                     examples=examples)
+        return
+    result.findings.append(finding)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
-from harness.discover import Keys
+from harness.core.keys import Keys
 from harness.mirror.records import U64, Record, Unmirrorable, parse_record
 from ledger_crypto import account_hash, b58decode, b58encode
 

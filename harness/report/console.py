@@ -24,7 +24,8 @@ from harness.report.values import one_line
 
 __all__ = ["STYLES", "ConsoleReporter", "summary_table"]
 
-STYLES = {Status.PASS: "green", Status.SKIP: "dim", Status.INFO: "blue", Status.AMBIGUOUS: "magenta",
+STYLES = {Status.PASS: "green", Status.SKIP: "dim", Status.UNVERIFIED: "cyan", Status.INFO: "blue",
+          Status.AMBIGUOUS: "magenta", Status.ERROR: "bold magenta",
           Status.WARN: "yellow", Status.FAIL: "bold red"}
 _LISTED = (Status.FAIL, Status.WARN)
 

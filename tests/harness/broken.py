@@ -2,14 +2,20 @@
 
 A variant breaks either the method layer (`dispatch`: wraps the real dispatcher) or the wire
 (`http`: rewrites each HTTP answer). Each names the family and the check meant to catch it.
+Variants live here and in `tests/harness/variants_*.py` (one module per area, each with a
+`VARIANTS` list); `all_variants()` gathers them, so adding a check means adding a module, not
+editing this one.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import importlib
+import pkgutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from reference_server.app import create_app
@@ -32,6 +38,10 @@ class Variant:
     check: str
     dispatch: Callable[[Dispatch, str, Any], Any] | None = None
     http: HttpRewrite | None = None
+    scenario: bool = False
+    """Run as `--scenario default`: a clean reference over the same scenario is compared with."""
+    only: tuple[str, ...] = ()
+    """What the run is narrowed to (default: the variant's family)."""
 
 
 class _Rewrite:
@@ -313,3 +323,13 @@ VARIANTS = [
     Variant("health-not-ok", "health", "health.ok", dispatch=_on("getIndexerHealth", lambda p, r: "healthy")),
     Variant("slot-behind", "health", "health.slot", dispatch=_on("getIndexerSlot", lambda p, r: 1)),
 ]
+
+
+def all_variants() -> list[Variant]:
+    """The variants of this module and of every `tests/harness/variants_*.py` module."""
+    found = list(VARIANTS)
+    package = Path(__file__).parent
+    for module in pkgutil.iter_modules([str(package)]):
+        if module.name.startswith("variants_"):
+            found += importlib.import_module(f"{__package__}.{module.name}").VARIANTS
+    return found

@@ -6,6 +6,7 @@ The clean reference, run in full, has no FAIL.
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 
 import pytest
@@ -17,12 +18,19 @@ from harness.core.registry import FAMILIES, REGISTRY
 from harness.engine.runner import RunConfig, run
 from harness.target import Target
 
-from .broken import VARIANTS, Variant, serving
+from .broken import Variant, all_variants, serving
+
+VARIANTS = all_variants()
 
 
 def _run(variant: Variant | None, **config):
-    with serving(variant) as url, Target(url) as target:
-        return run(target, RunConfig(profile=PROFILES["spec"], **config))
+    with contextlib.ExitStack() as stack:
+        target = stack.enter_context(Target(stack.enter_context(serving(variant))))
+        reference = None
+        if variant is not None and variant.scenario:
+            reference = stack.enter_context(Target(stack.enter_context(serving(None))))
+            config["scenario"] = "default"
+        return run(target, RunConfig(profile=PROFILES["spec"], **config), reference=reference)
 
 
 def test_every_family_has_at_least_two_variants() -> None:
@@ -30,9 +38,19 @@ def test_every_family_has_at_least_two_variants() -> None:
     assert {family: counts[family] for family in FAMILIES if counts[family] < 2} == {}
 
 
+def test_every_check_is_shown_able_to_fail() -> None:
+    """A check no broken server makes FAIL may be unable to fail: each needs a variant it catches."""
+    caught_by_some_variant = {variant.check for variant in VARIANTS}
+    assert sorted(spec.id for spec in REGISTRY.all() if spec.id not in caught_by_some_variant) == []
+
+
+def test_variant_names_are_unique() -> None:
+    assert [name for name, count in Counter(v.name for v in VARIANTS).items() if count > 1] == []
+
+
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
 def test_variant_is_caught_by_its_family(variant: Variant) -> None:
-    result = _run(variant, only=[variant.family])
+    result = _run(variant, only=list(variant.only or [variant.family]))
     by_id = {check.check_id: check for check in result.checks}
     caught = by_id[variant.check]
     assert caught.findings, f"{variant.check} missed {variant.name}: {caught.status} {caught.skip_reason}"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from harness.core.errors import ConfigError
+from harness.core.keys import KEY_KINDS, load_keys_file
 from harness.core.profile import PROFILES
-from harness.discover import KEY_KINDS, load_keys_file
 from harness.engine.runner import RunConfig, run
 from harness.target import Target
 

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 import harness.checks  # noqa: F401  (registers the catalogue)
+from harness.core.keys import Keys
 from harness.core.model import RunResult, Status
 from harness.core.profile import PROFILES
-from harness.discover import Keys, discover
+from harness.discover import discover
 from harness.engine.context import CheckContext
 from harness.engine.runner import RunConfig, run
 from harness.mirror import build_mirror
