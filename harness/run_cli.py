@@ -118,7 +118,7 @@ def _verdict(result, gate) -> int:
     """Say why a run that is not plainly conformant ends as it does; return its exit code."""
     code = result.exit_code(gate)
     if code in (3, 4):
-        for reason in result.inconclusive or [result.stopped]:
+        for reason in [result.precondition] * bool(result.precondition) + result.inconclusive:
             print(f"csi: the run is inconclusive: {reason}", file=sys.stderr)
     return code
 

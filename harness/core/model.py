@@ -202,7 +202,10 @@ class RunResult:
     stale_baseline: list[BaselineEntry] = field(default_factory=list)
     """Baseline entries whose check ran and matched no finding: fixed, or the baseline is out of date."""
     inconclusive: list[str] = field(default_factory=list)
-    """Why the run cannot say the target conforms (budget spent, stopped asking, unauthorised, kit errors)."""
+    """Why the run cannot say the target conforms (budget spent, stopped asking, kit errors, …)."""
+    precondition: str | None = None
+    """Why the target could not be certified at all (unreachable, refused the key, behind the scenario);
+    no check ran, and the run is inconclusive."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -242,7 +245,7 @@ class RunResult:
             return 1
         if self.kit_errors():
             return 4
-        if self.stopped or self.inconclusive:
+        if self.stopped or self.inconclusive or self.precondition:
             return 3
         return 0
 
@@ -250,6 +253,6 @@ class RunResult:
         """`conformant`, `not conformant` or `inconclusive`: what a banner and the exit code say."""
         if not self.gate(threshold):
             return "not conformant"
-        if self.interrupted or self.stopped or self.inconclusive or self.kit_errors():
+        if self.interrupted or self.stopped or self.inconclusive or self.precondition or self.kit_errors():
             return "inconclusive"
         return "conformant"

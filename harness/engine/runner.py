@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from harness.baseline import apply_baseline
-from harness.core.errors import PreconditionUnmet
+from harness.core.errors import PreconditionUnmet, TargetError
 from harness.core.failures import CheckFailure, Skip
 from harness.core.keys import Keys
 from harness.core.model import BaselineEntry, Basis, CheckResult, Finding, Observation, RunResult, Status
@@ -55,7 +55,9 @@ class RunConfig:
 
 def run(target: Target, config: RunConfig, *, contract: Contract | None = None, registry: Registry = REGISTRY,
         on_event: Callable[[Event], None] = lambda event: None, reference: Target | None = None) -> RunResult:
-    """Certify one target; raises `TargetError` only when it cannot be certified at all.
+    """Certify one target. One that cannot be certified at all (unreachable, refusing the key, behind
+    the scenario) gives a result whose `precondition` says why, with no check run: one clear
+    reason and an inconclusive exit, never a finding on every check.
 
     With a `reference` (a reference server over `config.scenario`), the target must have indexed
     at least up to the reference's slot, and the differential checks compare the two.
@@ -83,9 +85,16 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
     started = time.monotonic()
     on_event(RunStarted(total=len(specs) - len(answer_specs)))
     try:
-        _preflight(ctx)
-        _caught_up(ctx)
-        discover(ctx)
+        try:
+            _preflight(ctx)
+            _caught_up(ctx)
+        except TargetError as exc:
+            outcome.precondition = ctx.target.redactor.text(str(exc))
+            specs = []
+            for result in results.values():
+                result.skipped.append(f"not run: {outcome.precondition}")
+        if specs:
+            discover(ctx)
         for spec in specs:
             if spec.kind == "active":
                 on_event(CheckStarted(spec.id))
@@ -141,7 +150,7 @@ def _inconclusive(ctx: CheckContext, outcome: RunResult) -> list[str]:
     for check in outcome.checks:
         families.setdefault(check.family, []).append(check)
     unreached = [name for name, checks in families.items() if all(c.status is Status.SKIP for c in checks)]
-    if unreached and not outcome.interrupted:
+    if unreached and not (outcome.interrupted or outcome.precondition):
         reasons.append(f"no check of {', '.join(unreached)} examined anything: that part of the API was not reached")
     errors = sorted({f.check_id for f in outcome.findings if f.status is Status.ERROR})
     if errors:
