@@ -4,15 +4,19 @@ mock indexer, and its ledgers as files."""
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
 
 import yaml
 
-from reference_server.export import export_scenario, write_export
+from ledger_ingest import parse_slots
+from reference_server.export import export_document, export_scenario, write_export
 from reference_server.generate import generate_scenario
+from reference_server.ingest import ingest_source
 from reference_server.options import ServerOptions
+from reference_server.prover import PROVER_CHOICES, start_prover
 from reference_server.scenario import load_scenario
 from reference_server.serve import serve
 from reference_server.wiring import app_for
@@ -33,11 +37,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve_parser.add_argument("--host", default="127.0.0.1")
     serve_parser.add_argument("--port", type=int, default=8784)
     serve_parser.add_argument("--scenario", default="default", help="bundled scenario name or a scenario file")
+    _add_ledger_source(serve_parser)
     serve_parser.add_argument("--api-key", help="refuse requests without ?api-key=KEY (HTTP 401)")
     serve_parser.add_argument("--rate-limit", type=_rate, help="requests per second before HTTP 429, e.g. 50/s")
     serve_parser.add_argument("--max-stale-slots", type=int, default=20,
                               help="getIndexerHealth fails when the tip is further ahead (default 20)")
-    serve_parser.add_argument("--prover-url", help="prover service for compressedProof")
+    serve_parser.add_argument("--prover", choices=PROVER_CHOICES,
+                              help="light: run the light prover as a child process and serve real proofs (the default "
+                                   "when `csi prover install` was run); none: serve a placeholder that is not a proof "
+                                   "(default from $CSI_PROVER)")
+    serve_parser.add_argument("--prover-url", help="a light prover someone runs elsewhere, for compressedProof")
     serve_parser.add_argument("--profile", choices=["wire", "spec-2.10"], default="wire",
                               help="getValidityProof answer form (default: wire, what clients parse)")
     serve_parser.set_defaults(handler=_serve)
@@ -47,20 +56,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     generate = actions.add_parser("generate", help="write a seeded synthetic scenario of any size")
     generate.add_argument("--accounts", type=int, required=True)
     generate.add_argument("--seed", type=int, default=0)
-    generate.add_argument("-o", "--output", type=Path, required=True)
+    generate.add_argument("-o", "--output", type=Path, required=True, help="scenario file to write; - for stdout")
     generate.set_defaults(handler=_generate)
     export = actions.add_parser("export", help="write a scenario's ledger with every derived value as JSON "
                                                "(reference_server/export.schema.json)")
     export.add_argument("--scenario", default="default", help="bundled scenario name or a scenario file")
+    _add_ledger_source(export)
     export.add_argument("-o", "--output", type=Path, required=True)
     export.set_defaults(handler=_export)
 
 
 def _serve(args: argparse.Namespace) -> int:
+    if args.prover_url and args.prover:
+        raise UsageError("give --prover or --prover-url, not both")
+    source = _ledger_source(args)
+    if source is not None:
+        built = ingest_source(source)
+        ledger, what = built.ledger, f"{built.source} ({len(built.ledger.transactions)} transactions)"
+    else:
+        ledger, what = load_scenario(args.scenario), f"scenario {args.scenario!r}"
+    prover_url = args.prover_url or start_prover(args.prover, say=lambda line: print(f"csi serve: {line}",
+                                                                                     file=sys.stderr))
     options = ServerOptions(api_key=args.api_key, rate_limit=args.rate_limit, max_stale_slots=args.max_stale_slots,
-                            prover_url=args.prover_url, proof_form=args.profile)
-    ledger = load_scenario(args.scenario)
-    print(f"csi serve: scenario {args.scenario!r} on http://{args.host}:{args.port}/", file=sys.stderr)
+                            prover_url=prover_url, proof_form=args.profile)
+    print(f"csi serve: {what} on http://{args.host}:{args.port}/", file=sys.stderr)
     serve(app_for(ledger, options), host=args.host, port=args.port)
     return 0
 
@@ -69,6 +88,13 @@ def _generate(args: argparse.Namespace) -> int:
     if args.accounts < 0:
         raise UsageError("--accounts must be zero or more")
     document = generate_scenario(accounts=args.accounts, seed=args.seed)
+    if str(args.output) == "-":  # `-o -`: the scenario on standard output, for a pipe
+        try:
+            yaml.safe_dump(document, sys.stdout, sort_keys=False)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader stopped early (`| head`): not an error of the writer
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     args.output.parent.mkdir(parents=True, exist_ok=True)
     with args.output.open("w", encoding="utf-8") as handle:
         yaml.safe_dump(document, handle, sort_keys=False)
@@ -77,8 +103,41 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    document = export_scenario(args.scenario)
+    source = _ledger_source(args)
+    document = export_document(ingest_source(source)) if source is not None else export_scenario(args.scenario)
     write_export(document, args.output)
+    what = document["source"] if source is not None else f"scenario {args.scenario!r}"
     print(f"wrote {args.output} ({len(document['accounts'])} accounts, {len(document['transactions'])} transactions "
-          f"of scenario {args.scenario!r})", file=sys.stderr)
+          f"of {what})", file=sys.stderr)
     return 0
+
+
+def _add_ledger_source(parser: argparse.ArgumentParser) -> None:
+    """The options that build the reference from real transactions instead of a scenario."""
+    group = parser.add_argument_group("real ledger (instead of --scenario)")
+    group.add_argument("--transactions", nargs="+", type=Path, metavar="PATH",
+                       help="files or folders of Solana getTransaction / getBlock results (base64), applied in slot "
+                            "order, then in the order given")
+    group.add_argument("--ledger-rpc", metavar="URL", help="Solana JSON-RPC endpoint to fetch the --slots from")
+    group.add_argument("--slots", metavar="A..B", help="the slots to fetch from --ledger-rpc (both included)")
+    group.add_argument("--ledger-cache", type=Path, metavar="DIR",
+                       help="where fetched blocks are kept, so an interrupted fetch resumes "
+                            "(default: $CSI_LEDGER_CACHE, else ~/.cache/csi/ledger)")
+
+
+def _ledger_source(args: argparse.Namespace) -> dict | None:
+    """The ledger source the options name (reference_server/ingest.py), or None for a scenario."""
+    if args.transactions and args.ledger_rpc:
+        raise UsageError("give --transactions or --ledger-rpc, not both")
+    if bool(args.ledger_rpc) != bool(args.slots):
+        raise UsageError("--ledger-rpc and --slots go together")
+    if args.transactions:
+        return {"transactions": [str(path) for path in args.transactions]}
+    if args.ledger_rpc:
+        try:
+            parse_slots(args.slots)
+        except ValueError as exc:
+            raise UsageError(f"--slots: {exc}") from None
+        return {"rpc": args.ledger_rpc, "slots": args.slots,
+                "cache": str(args.ledger_cache) if args.ledger_cache else None}
+    return None

@@ -1,22 +1,33 @@
-"""Where getValidityProof's `compressedProof` comes from: a prover service, or deterministic points.
+"""Where getValidityProof's `compressedProof` comes from: the light prover, another prover service, or a placeholder.
 
-A real proof needs the light prover and its proving keys, which are not available offline. With
-no prover configured, `DeterministicProver` serves well-formed compressed curve points derived
-from the inputs: same inputs, same points; they pass every shape and curve check and are NOT a
-proof. With a prover URL, `HttpProver` asks the service (ledger-facts.md, "Validity proofs").
+With a prover URL, `HttpProver` asks the service (ledger-facts.md, "Validity proofs"): the light
+prover that `csi serve --prover light` runs as a child process (`ledger_proofs.process`), or one
+someone runs elsewhere (`--prover-url`). Its refusal of the reference's inputs is a bug of the
+reference: it is printed to stderr and answered as a server error. Without a prover
+(`--prover none`), `DeterministicProver` serves a placeholder: well-formed compressed curve points
+derived from the inputs (the official client needs the three byte arrays and rejects `null`).
+They pass every shape and curve check and are NOT a proof: the harness's Groth16 check fails them.
+`choose_prover` and `start_prover` pick and start the prover for `csi serve` and the `csi run` reference.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
-from collections.abc import Sequence
+import os
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import httpx
 
 from ledger_crypto.groth16 import deterministic_proof, proof_from_gnark
-from schema.errors import JsonError
+from ledger_proofs.install import find_installation, manifest
+from ledger_proofs.process import shared_prover, shared_running
+from schema.errors import JsonError, UsageError
 from schema.jsonio import dumps, loads
 
 __all__ = [
@@ -26,8 +37,10 @@ __all__ = [
     "HttpProver",
     "Prover",
     "ProverError",
+    "choose_prover",
     "prover_for",
     "prover_request_body",
+    "start_prover",
 ]
 
 _U256 = 2**256
@@ -157,10 +170,17 @@ class DeterministicProver:
         return deterministic_proof(hashlib.sha256(body).digest())
 
 
+_CACHE: OrderedDict[bytes, dict] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_CACHE_SIZE = 512
+
+
 class HttpProver:
     """A light prover service: `POST {url}/prove`, gnark JSON back, converted to compressed points.
 
-    Every failure becomes a `ProverError` whose message says what went wrong and where.
+    Every failure becomes a `ProverError` whose message says what went wrong and where. Proofs are
+    kept by request body (the last 512): the same roots, leaves and paths get the same proof back
+    at once instead of a second of proving; any change of state changes a root, so the body.
     """
 
     def __init__(self, url: str, *, timeout: float = 30.0) -> None:
@@ -173,6 +193,19 @@ class HttpProver:
 
     def prove(self, accounts: Sequence[AccountInput], addresses: Sequence[AddressInput]) -> dict:
         body = dumps(prover_request_body(accounts, addresses)).encode()
+        key = hashlib.sha256(self._endpoint.encode() + b"\0" + body).digest()
+        with _CACHE_LOCK:
+            if key in _CACHE:
+                _CACHE.move_to_end(key)
+                return copy.deepcopy(_CACHE[key])
+        proof = self._ask(body)
+        with _CACHE_LOCK:
+            _CACHE[key] = copy.deepcopy(proof)
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+        return proof
+
+    def _ask(self, body: bytes) -> dict:
         try:
             response = httpx.post(
                 self._endpoint, content=body, timeout=self.timeout, headers={"content-type": "application/json"}
@@ -182,7 +215,9 @@ class HttpProver:
         except httpx.HTTPError as exc:
             raise ProverError(f"prover at {self._endpoint} unreachable: {exc}") from exc
         if response.status_code != 200:
-            raise ProverError(f"prover at {self._endpoint} answered HTTP {response.status_code}: {response.text[:300]}")
+            problem = f"prover at {self._endpoint} answered HTTP {response.status_code}: {response.text[:300]}"
+            print(f"csi serve: BUG of the reference: the prover refused its inputs: {problem}", file=sys.stderr)
+            raise ProverError(problem)
         try:
             return proof_from_gnark(loads(response.content))
         except JsonError as exc:
@@ -194,3 +229,39 @@ class HttpProver:
 def prover_for(url: str | None) -> Prover:
     """An `HttpProver` for a configured URL, else the `DeterministicProver`."""
     return HttpProver(url) if url else DeterministicProver()
+
+
+PROVER_CHOICES = ("light", "none")
+
+
+def choose_prover(choice: str | None = None) -> str:
+    """`light` or `none`: the choice given, else `$CSI_PROVER`, else light when the prover is installed."""
+    choice = choice or os.environ.get("CSI_PROVER") or None
+    if choice is None:
+        return "light" if find_installation() is not None else "none"
+    if choice not in PROVER_CHOICES:
+        raise UsageError(f"prover must be one of {', '.join(PROVER_CHOICES)}, got {choice!r} (from --prover or "
+                         "$CSI_PROVER)")
+    return choice
+
+
+def start_prover(choice: str | None = None, *, say: Callable[[str], None] | None = None) -> str | None:
+    """The URL of the light prover, started (once per process) when the choice is light; None for none.
+
+    `say` is told what was chosen, and how long the prover took to start.
+    """
+    say = say or (lambda line: print(line, file=sys.stderr))
+    if choose_prover(choice) == "none":
+        say("no prover: compressedProof is a placeholder of valid curve points, NOT a proof (the harness's "
+            "crypto.groth16-proof fails it); `csi prover install` to serve real proofs")
+        return None
+    installation = find_installation()
+    if installation is None:
+        raise UsageError("the light prover is not installed: run `csi prover install` (or give --prover none)")
+    if (running := shared_running()) is not None:
+        say(f"light prover {manifest()['version']} on {running.url} (already running in this process)")
+        return running.url
+    prover = shared_prover(installation)
+    say(f"light prover {manifest()['version']} on {prover.url} ({installation.binary.name}, all 15 circuits), "
+        f"started in {prover.started_in:.1f} s")
+    return prover.url

@@ -12,6 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN = {
     "schema": {"harness", "reference_server", "ledger_crypto", "cases"},
     "ledger_crypto": {"harness", "reference_server", "schema", "cases"},
+    "ledger_ingest": {"harness", "reference_server", "cases"},
+    "ledger_proofs": {"harness", "reference_server", "cases"},
     "reference_server": {"harness"},
     "cases": {"harness"},
     "harness": {"reference_server", "cases.fill", "cases.cli", "cases.generate_requests", "cases.case_builder",

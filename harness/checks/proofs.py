@@ -1,0 +1,142 @@
+"""Family `crypto`: a getValidityProof's `compressedProof` verifies as a Groth16 proof (ledger-facts.md).
+
+Well-formed curve points say nothing: a prover with the wrong keys, the wrong public-input order
+or a stale root makes points that every on-chain transaction rejects. This check asks one proof
+per circuit the API allows (1, 2, 3, 4, 8 accounts; 1, 2 new addresses; 1–4 accounts with 1–2
+addresses), rebuilds the public inputs from the answer (roots and leaves of the accounts, roots
+of the addresses, and the addresses asked), picks the circuit by the counts, and verifies the
+Groth16 equation against the light prover's published verifying keys (`ledger_proofs`). A
+`null` proof is UNVERIFIED: there is nothing to verify, which is not a verdict on the target.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.core.failures import CheckFailure, Skip
+from harness.core.model import Basis, Status
+from harness.core.registry import check
+from harness.engine.context import Answer, CheckContext
+from ledger_crypto import b58decode, b58encode
+from ledger_proofs.circuits import CIRCUITS, Circuit
+from ledger_proofs.verify import verify_compressed
+
+__all__ = ["PER_CIRCUIT", "proof_inputs"]
+
+METHOD = "getValidityProof"
+PER_CIRCUIT = 1
+"""Proofs asked and verified per circuit in a run: 15 circuits, about 0.15 s of verification each."""
+
+
+def _number(value: Any) -> int:
+    """A root or leaf as an integer: base58 on the wire, a JSON integer in §2.10's reading (bn-values)."""
+    if type(value) is int and 0 <= value < 2**256:
+        return value
+    if isinstance(value, str):
+        return int.from_bytes(b58decode(value, length=32), "big")
+    raise ValueError(f"{value!r} is neither a base58 hash nor a non-negative integer")
+
+
+def proof_inputs(circuit: Circuit, value: dict, addresses: list[str]) -> dict[str, list[int]]:
+    """The public inputs an answer claims, by group (circuits.PUBLIC_INPUT_ORDER): accounts come
+    first in `roots` and `leaves`, then the new addresses (observed practice), whose values are
+    the addresses asked. ValueError when the answer does not hold one root and leaf per element."""
+    roots, leaves = value.get("roots"), value.get("leaves")
+    elements = circuit.accounts + circuit.addresses
+    if not isinstance(roots, list) or not isinstance(leaves, list) or len(roots) != elements \
+            or len(leaves) != elements:
+        raise ValueError(f"{circuit.name} needs {elements} roots and {elements} leaves, the answer has "
+                         f"{len(roots) if isinstance(roots, list) else 'no'} roots and "
+                         f"{len(leaves) if isinstance(leaves, list) else 'no'} leaves")
+    n = circuit.accounts
+    return {
+        "account roots": [_number(r) for r in roots[:n]],
+        "account leaves": [_number(leaf) for leaf in leaves[:n]],
+        "address roots": [_number(r) for r in roots[n:]],
+        "addresses": [_number(a) for a in addresses],
+    }
+
+
+def _shown(inputs: dict[str, list[int]]) -> str:
+    return "; ".join(f"{group} [{', '.join(b58encode(v.to_bytes(32, 'big')) for v in values)}]"
+                     for group, values in inputs.items() if values)
+
+
+def _live_hashes(ctx: CheckContext) -> list[str]:
+    closed = set(ctx.keys["closed_hashes"])
+    hashes = list(ctx.keys.accounts) or [h for h in ctx.keys["hashes"] if h not in closed]
+    return [h for h in hashes if h not in closed]
+
+
+def _plan(ctx: CheckContext, hashes: list[str]) -> list[tuple[Circuit, dict, list[str]]]:
+    """(circuit, params, addresses asked) for each circuit the contract and the keys allow, PER_CIRCUIT each."""
+    method = ctx.method(METHOD)
+    account_counts = set(method.limit_for("hashes").counts)
+    address_counts = set(method.limit_for("newAddressesWithTrees").counts)
+    combined = method.observed.get("combined_max", {})
+    tree = method.observed.get("default_address_tree")
+    plan = []
+    for (n, m), circuit in CIRCUITS.items():
+        allowed = (n == 0 or n in account_counts) and (m == 0 or m in address_counts)
+        if n and m:
+            allowed = allowed and n <= combined.get("hashes", 0) and m <= combined.get("newAddressesWithTrees", 0)
+        for k in range(PER_CIRCUIT):
+            if not allowed or n * (k + 1) > len(hashes) or (m and tree is None):
+                break
+            params: dict[str, Any] = {}
+            if n:
+                params["hashes"] = hashes[n * k:n * (k + 1)]
+            addresses = [ctx.fresh_pubkey() for _ in range(m)]
+            if m:
+                params["newAddressesWithTrees"] = [{"address": a, "tree": tree} for a in addresses]
+            plan.append((circuit, params, addresses))
+    return plan
+
+
+def _failure(title: str, answer: Answer, *, expected: str, received: str,
+             status: Status | None = None) -> CheckFailure:
+    return CheckFailure(title, expected=expected, received=received, answer=answer, method=METHOD,
+                        basis=Basis.LEDGER, status=status)
+
+
+def _judge(ctx: CheckContext, circuit: Circuit, answer: Answer, addresses: list[str]) -> None:
+    """Verify one answer's proof, deferring what is wrong with it."""
+    value = answer.value
+    if not answer.has_result or not isinstance(value, dict):
+        return  # a refusal or a malformed answer is the limits and schema checks' finding
+    proof = value.get("compressedProof")
+    if proof is None:
+        ctx.examined("proofs", method=METHOD)
+        ctx.defer(_failure(f"Proof not verified: null ({circuit.name})", answer, status=Status.UNVERIFIED,
+                           expected=f"a Groth16 proof of {circuit.name} to verify",
+                           received="compressedProof is null: there is nothing to verify"))
+        return
+    try:
+        inputs = proof_inputs(circuit, value, addresses)
+        ordered = circuit.order(*inputs.values())
+    except (ValueError, TypeError) as exc:
+        ctx.examined("proofs", method=METHOD)
+        ctx.defer(_failure(f"Proof inputs cannot be rebuilt ({circuit.name})", answer,
+                           expected="one root and leaf per account and new address, as 32-byte hashes or integers",
+                           received=str(exc)))
+        return
+    verdict = verify_compressed(circuit, proof, ordered)
+    ctx.examined("proofs", method=METHOD)
+    if not verdict.verified:
+        ctx.defer(_failure(
+            f"Groth16 proof does not verify ({circuit.name})", answer,
+            expected=f"e(A, B) = e(α, β)·e(vk_x, γ)·e(C, δ) with the published {circuit.name} verifying key and "
+                     f"public inputs in the order {', '.join(k for k, v in inputs.items() if v)}",
+            received=f"{verdict.reason}; circuit {circuit.name}; inputs used: {_shown(inputs)}"))
+
+
+@check("crypto.groth16-proof", clauses=("ledger-P2", "4.2-M17"), basis=Basis.LEDGER,
+       description="A validity proof verifies: Groth16 over the circuit its counts select, with the published "
+                   "verifying key and the answer's roots, leaves and addresses as public inputs")
+def groth16_proof(ctx: CheckContext) -> None:
+    hashes = _live_hashes(ctx)
+    plan = _plan(ctx, hashes)
+    if not plan:
+        raise Skip("no live account hash discovered and no address tree known: no proof to ask for")
+    for circuit, params, addresses in plan:
+        _judge(ctx, circuit, ctx.call(METHOD, params), addresses)

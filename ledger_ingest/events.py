@@ -1,0 +1,193 @@
+"""The borsh events the ZK Compression programs write through the noop program, and TokenData
+(ledger-native.md, "Borsh layouts"), read with `borsh-construct`.
+
+`PublicTransactionEvent` (a user transaction) and `MerkleTreeEvent` (a forester transaction) are
+read from the start of the noop's data, as the indexers read them: bytes after the event are left
+unread. `TokenData` must consume its bytes exactly. Every failure is an `EventError` saying which
+layout could not be read and where.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import construct
+from borsh_construct import U8, U32, U64, Bool, CStruct, Option, Vec
+from borsh_construct import Bytes as BorshBytes
+
+from ledger_crypto import TokenDataFields
+
+__all__ = [
+    "EventError",
+    "IndexedElement",
+    "IndexedTreeEvent",
+    "IndexedUpdate",
+    "NullifierEvent",
+    "OutputCompressedAccount",
+    "PublicTransactionEvent",
+    "parse_merkle_tree_event",
+    "parse_public_transaction_event",
+    "parse_token_data",
+]
+
+
+class EventError(ValueError):
+    """Event or token data bytes that do not follow their borsh layout."""
+
+
+_KEY = construct.Bytes(32)
+
+_COMPRESSED_ACCOUNT_DATA = CStruct("discriminator" / construct.Bytes(8), "data" / BorshBytes, "data_hash" / _KEY)
+_COMPRESSED_ACCOUNT = CStruct("owner" / _KEY, "lamports" / U64, "address" / Option(_KEY),
+                              "data" / Option(_COMPRESSED_ACCOUNT_DATA))
+_PUBLIC_TRANSACTION_EVENT = CStruct(
+    "input_compressed_account_hashes" / Vec(_KEY),
+    "output_compressed_account_hashes" / Vec(_KEY),
+    "output_compressed_accounts" / Vec(CStruct("compressed_account" / _COMPRESSED_ACCOUNT,
+                                               "merkle_tree_index" / U8)),
+    "output_leaf_indices" / Vec(U32),
+    "sequence_numbers" / Vec(CStruct("pubkey" / _KEY, "seq" / U64)),
+    "relay_fee" / Option(U64),
+    "is_compress" / Bool,
+    "compress_or_decompress_lamports" / Option(U64),
+    "pubkey_array" / Vec(_KEY),
+    "message" / Option(BorshBytes),
+)
+_NULLIFIER_EVENT = CStruct("id" / _KEY, "nullified_leaves_indices" / Vec(U64), "seq" / U64)
+_ELEMENT = CStruct("value" / _KEY, "next_index" / U64, "next_value" / _KEY, "index" / U64)
+_INDEXED_TREE_EVENT = CStruct(
+    "id" / _KEY,
+    "updates" / Vec(CStruct("new_low_element" / _ELEMENT, "new_low_element_hash" / _KEY,
+                            "new_high_element" / _ELEMENT, "new_high_element_hash" / _KEY)),
+    "seq" / U64,
+)
+_TOKEN_DATA = CStruct("mint" / _KEY, "owner" / _KEY, "amount" / U64, "delegate" / Option(_KEY), "state" / U8,
+                      "tlv" / Option(BorshBytes))
+_TOKEN_STATES = ("initialized", "frozen")
+
+
+@dataclass(frozen=True, slots=True)
+class OutputCompressedAccount:
+    owner: bytes
+    lamports: int
+    address: bytes | None
+    discriminator: bytes | None
+    """The 8 discriminator bytes as stored (the API's integer is their u64 little-endian)."""
+    data: bytes | None
+    data_hash: bytes | None
+    merkle_tree_index: int
+
+
+@dataclass(frozen=True, slots=True)
+class PublicTransactionEvent:
+    input_hashes: tuple[bytes, ...]
+    output_hashes: tuple[bytes, ...]
+    output_accounts: tuple[OutputCompressedAccount, ...]
+    output_leaf_indices: tuple[int, ...]
+    sequence_numbers: tuple[tuple[bytes, int], ...]
+    relay_fee: int | None
+    is_compress: bool
+    compress_or_decompress_lamports: int | None
+    pubkey_array: tuple[bytes, ...]
+    message: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
+class NullifierEvent:
+    """MerkleTreeEvent V2: leaves `leaf_indices[i]` of state tree `tree` become zero at seq `seq + i`."""
+
+    tree: bytes
+    leaf_indices: tuple[int, ...]
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedElement:
+    value: int
+    next_index: int
+    next_value: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedUpdate:
+    new_low: IndexedElement
+    new_low_hash: bytes
+    new_high: IndexedElement
+    new_high_hash: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedTreeEvent:
+    """MerkleTreeEvent V3: address-tree updates, the first at seq `seq`, each element one more."""
+
+    tree: bytes
+    updates: tuple[IndexedUpdate, ...]
+    seq: int
+
+
+def _parse(layout: construct.Construct, data: bytes, what: str, *, exact: bool = False) -> construct.Container:
+    stream = io.BytesIO(data)
+    try:
+        value = layout.parse_stream(stream)
+    except (construct.ConstructError, ValueError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise EventError(f"{what} cannot be read from {len(data)} bytes: {reason}") from None
+    if exact and stream.tell() != len(data):
+        raise EventError(f"{what} takes {stream.tell()} of its {len(data)} bytes: "
+                         f"{len(data) - stream.tell()} bytes are left over")
+    return value
+
+
+def parse_public_transaction_event(data: bytes) -> PublicTransactionEvent:
+    event = _parse(_PUBLIC_TRANSACTION_EVENT, data, "PublicTransactionEvent")
+    outputs = []
+    for item in event.output_compressed_accounts:
+        account = item.compressed_account
+        payload = account.data
+        outputs.append(OutputCompressedAccount(
+            account.owner, account.lamports, account.address,
+            None if payload is None else payload.discriminator, None if payload is None else payload.data,
+            None if payload is None else payload.data_hash, item.merkle_tree_index,
+        ))
+    return PublicTransactionEvent(
+        tuple(event.input_compressed_account_hashes), tuple(event.output_compressed_account_hashes),
+        tuple(outputs), tuple(event.output_leaf_indices),
+        tuple((entry.pubkey, entry.seq) for entry in event.sequence_numbers),
+        event.relay_fee, event.is_compress, event.compress_or_decompress_lamports, tuple(event.pubkey_array),
+        event.message,
+    )
+
+
+def _element(raw: construct.Container) -> IndexedElement:
+    return IndexedElement(int.from_bytes(raw.value, "big"), raw.next_index, int.from_bytes(raw.next_value, "big"),
+                          raw.index)
+
+
+def parse_merkle_tree_event(data: bytes) -> NullifierEvent | IndexedTreeEvent:
+    """A forester's MerkleTreeEvent: V2 (nullifier) or V3 (indexed tree); V1 is not indexed."""
+    if not data:
+        raise EventError("MerkleTreeEvent cannot be read from 0 bytes")
+    tag, body = data[0], data[1:]
+    if tag == 1:
+        event = _parse(_NULLIFIER_EVENT, body, "MerkleTreeEvent V2 (nullifier)")
+        return NullifierEvent(event.id, tuple(event.nullified_leaves_indices), event.seq)
+    if tag == 2:
+        event = _parse(_INDEXED_TREE_EVENT, body, "MerkleTreeEvent V3 (indexed tree update)")
+        updates = tuple(IndexedUpdate(_element(u.new_low_element), u.new_low_element_hash,
+                                      _element(u.new_high_element), u.new_high_element_hash) for u in event.updates)
+        return IndexedTreeEvent(event.id, updates, event.seq)
+    if tag == 0:
+        raise EventError("MerkleTreeEvent V1 (changelog) is not indexed: expected a nullifier (V2) or an "
+                         "indexed tree update (V3)")
+    raise EventError(f"MerkleTreeEvent has unknown variant tag {tag}")
+
+
+def parse_token_data(data: bytes) -> TokenDataFields:
+    """Borsh TokenData of a compressed token account; it must consume the bytes exactly."""
+    token = _parse(_TOKEN_DATA, data, "TokenData", exact=True)
+    if token.state >= len(_TOKEN_STATES):
+        raise EventError(f"TokenData state must be 0 (initialized) or 1 (frozen), got {token.state}")
+    return TokenDataFields(token.mint, token.owner, token.amount, token.delegate, _TOKEN_STATES[token.state],
+                           token.tlv)

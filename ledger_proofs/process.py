@@ -1,0 +1,158 @@
+"""Run the light prover as a child process on loopback, wait until it answers, and always end it.
+
+`prover-<os>-<arch> start --inclusion --non-inclusion` loads all 15 v1 circuits (inclusion,
+non-inclusion and combined: about 15 s and 500 MB here) and serves `POST /prove` and
+`GET /health` on the port given. The child is ended when the `ProverProcess` is stopped, when the
+interpreter exits, and on Linux also when the parent dies without cleaning up (PR_SET_PDEATHSIG).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+from ledger_proofs.install import Installation, ProverInstallError, find_installation
+
+__all__ = ["ProverProcess", "ProverStartError", "running_prover", "shared_prover", "shared_running"]
+
+
+class ProverStartError(ProverInstallError):
+    """The prover did not start or did not answer in time; the message carries the end of its log."""
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    import ctypes
+
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+class ProverProcess:
+    """One light prover child process; `start()` returns once it answers `GET /health`."""
+
+    def __init__(self, installation: Installation, *, timeout: float = 180.0) -> None:
+        self.installation = installation
+        self.timeout = timeout
+        self.port: int | None = None
+        self.started_in: float | None = None
+        """Seconds from launch to the first healthy answer."""
+        self._process: subprocess.Popen[bytes] | None = None
+        self._log: Path | None = None
+
+    @property
+    def url(self) -> str:
+        if self.port is None:
+            raise RuntimeError("the prover is not started")
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def start(self) -> ProverProcess:
+        if self.running:
+            return self
+        self.port, metrics = _free_port(), _free_port()
+        handle, name = tempfile.mkstemp(prefix="csi-prover-", suffix=".log")
+        self._log = Path(name)
+        command = [str(self.installation.binary), "start", "--inclusion", "--non-inclusion",
+                   "--keys-dir", str(self.installation.keys_dir) + "/",
+                   "--prover-address", f"127.0.0.1:{self.port}", "--metrics-address", f"127.0.0.1:{metrics}"]
+        began = time.monotonic()
+        with open(handle, "wb") as log:
+            self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                             preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+        atexit.register(self.stop)
+        self._wait_healthy(began)
+        self.started_in = time.monotonic() - began
+        return self
+
+    def _wait_healthy(self, began: float) -> None:
+        while time.monotonic() - began < self.timeout:
+            if not self.running:
+                code = self._process.returncode if self._process else None
+                raise ProverStartError(f"the light prover exited with code {code} while starting:\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except (urllib.error.URLError, OSError):
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise ProverStartError(f"the light prover did not answer within {self.timeout:.0f} s:\n{self.log_tail()}")
+
+    def log_tail(self, lines: int = 12) -> str:
+        """The end of the prover's own log (start-up lines, errors)."""
+        if self._log is None or not self._log.exists():
+            return "(no log)"
+        text = self._log.read_text(encoding="utf-8", errors="replace")
+        return "\n".join(text.strip().splitlines()[-lines:])
+
+    def stop(self) -> None:
+        """End the child (SIGTERM, then SIGKILL after 5 s) and remove its log; idempotent."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self._log is not None:
+            self._log.unlink(missing_ok=True)
+            self._log = None
+        atexit.unregister(self.stop)
+
+
+@contextlib.contextmanager
+def running_prover(installation: Installation | None = None) -> Iterator[ProverProcess]:
+    """A started prover for the duration of a `with` block."""
+    installation = installation or find_installation()
+    if installation is None:
+        raise ProverStartError("the light prover is not installed: run `csi prover install`")
+    prover = ProverProcess(installation).start()
+    try:
+        yield prover
+    finally:
+        prover.stop()
+
+
+_SHARED: ProverProcess | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_prover(installation: Installation | None = None) -> ProverProcess:
+    """One prover for the whole process, started on first use and ended at exit: every reference
+    server of a process (a test session, `csi run` with its reference) shares it."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None or not _SHARED.running:
+            installation = installation or find_installation()
+            if installation is None:
+                raise ProverStartError("the light prover is not installed: run `csi prover install`")
+            _SHARED = ProverProcess(installation).start()
+        return _SHARED
+
+
+def shared_running() -> ProverProcess | None:
+    """The process-wide prover when it is running, else None (nothing is started)."""
+    with _SHARED_LOCK:
+        return _SHARED if _SHARED is not None and _SHARED.running else None

@@ -1,0 +1,288 @@
+"""A ledger built from the real chain: hashes, leaf indices and sequence numbers are facts.
+
+The scenario ledger (`ledger.py`) derives every hash, leaf index and seq itself. A real
+transaction gives them (ledger-native.md, "From events to state"): an output account's hash,
+tree, leaf index and seq come from its event; an input only marks the account spent, and its
+leaf stays in the state tree until a forester's nullifier event writes zero there; the address
+tree changes only by the forester's indexed-tree events. `NativeLedger` applies the plain
+`ledger_ingest.LedgerTransaction` values to the same accounts, indexes and trees the methods
+read, so an ingested ledger answers every method like any other.
+
+Trees: a leaf write (state or address) applies only when its seq is at least the seq stored for
+that leaf; a tree's seq (`rootSeq`) is the highest leaf seq seen. Positions never seen hold zero
+(a slice that starts mid-chain knows only the leaves it saw). Every check runs before anything
+changes: a transaction that cannot apply raises ValueError and leaves the ledger as it was.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from ledger_crypto import (
+    FIELD_MODULUS,
+    HEIGHT,
+    AddressTree,
+    SparseMerkleTree,
+    StateTree,
+    b58encode,
+    element_leaf,
+)
+from ledger_ingest import AddressUpdate, LedgerTransaction
+from reference_server.ledger import (
+    DEFAULT_ADDRESS_TREE,
+    DEFAULT_STATE_TREE,
+    Account,
+    Ledger,
+    PendingTransaction,
+    Transaction,
+    _balance_change,
+)
+
+__all__ = ["NativeAddressTree", "NativeLedger", "NativeStateTree"]
+
+_ZERO = bytes(32)
+_CAPACITY = 1 << HEIGHT
+_ADDRESS_BOUND = 2**248
+
+
+def _write_positions(tree: SparseMerkleTree, leaves: dict[int, bytes]) -> None:
+    """Write leaves at any positions, positions never written before holding zero."""
+    start = tree.next_index
+    updates = {i: leaf for i, leaf in leaves.items() if i < start}
+    appends: list[bytes] = []
+    if any(i >= start for i in leaves):
+        appends = [_ZERO] * (max(leaves) + 1 - start)
+        for i, leaf in leaves.items():
+            if i >= start:
+                appends[i - start] = leaf
+    tree._bulk_write(updates, appends, 0)
+
+
+def _settle_seq(tree: SparseMerkleTree, seq: int) -> None:
+    """The tree's seq becomes the highest leaf seq seen; its root is recorded at that seq."""
+    if seq > tree._seq:
+        tree._advance(seq - tree._seq)
+    else:
+        tree._history[tree._seq % len(tree._history)] = tree._root
+
+
+class NativeStateTree(StateTree):
+    """A state tree whose leaves are written at given indices with given seqs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.leaf_seqs: dict[int, int] = {}
+
+    def write_facts(self, writes: Sequence[tuple[int, bytes, int]]) -> None:
+        """Apply (leaf index, leaf, seq) writes in order; a write older than the leaf's seq is ignored."""
+        final: dict[int, bytes] = {}
+        top = self._seq
+        for index, leaf, seq in writes:
+            if seq >= self.leaf_seqs.get(index, -1):
+                self.leaf_seqs[index] = seq
+                final[index] = leaf
+                top = max(top, seq)
+        if final:
+            _write_positions(self, final)
+        _settle_seq(self, top)
+
+
+class NativeAddressTree(AddressTree):
+    """The address tree written by indexed-tree events: elements at given indices, with given seqs.
+
+    It starts as a fresh tree (elements 0 and HIGHEST_ADDRESS_PLUS_ONE); an event overwrites
+    those like any element. Positions never written hold zero and no value.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.leaf_seqs: dict[int, int] = {}
+        self._holes: set[int] = set()
+
+    def element_owner(self, value: int) -> int | None:
+        return self._index_of.get(value)
+
+    def write_facts(self, updates: Sequence[AddressUpdate]) -> None:
+        final: dict[int, bytes] = {}
+        top = self._seq
+        for update in updates:
+            if update.seq < self.leaf_seqs.get(update.index, -1):
+                continue
+            self.leaf_seqs[update.index] = update.seq
+            top = max(top, update.seq)
+            self._set_element(update.index, update.value, update.next_index, update.next_value)
+            final[update.index] = update.hash
+        if final:
+            _write_positions(self, final)
+        _settle_seq(self, top)
+
+    def _set_element(self, index: int, value: int, next_index: int, next_value: int) -> None:
+        while len(self._values) <= index:  # a hole: a position this ledger never saw written
+            self._holes.add(len(self._values))
+            self._values.append(0)
+            self._next_indices.append(0)
+            self._next_values.append(0)
+        if index in self._holes:
+            self._holes.discard(index)
+        elif self._values[index] != value:
+            old = self._values[index]
+            if self._index_of.get(old) == index:
+                del self._index_of[old]
+                self._sorted.remove(old)
+        if self._index_of.get(value) != index:
+            self._index_of[value] = index
+            self._sorted.insert(self._position(value), value)
+        self._values[index], self._next_indices[index], self._next_values[index] = value, next_index, next_value
+
+
+@dataclass
+class _Writes:
+    state: dict[bytes, list[tuple[int, bytes, int]]] = field(default_factory=dict)
+    address: list[AddressUpdate] = field(default_factory=list)
+
+
+class NativeLedger(Ledger):
+    """A ledger that applies real transactions (`apply_native`); `apply` is not for it."""
+
+    def __init__(self, *, state_trees: Sequence[bytes] = (DEFAULT_STATE_TREE,),
+                 address_tree: bytes = DEFAULT_ADDRESS_TREE) -> None:
+        super().__init__(state_trees=state_trees, address_tree=address_tree)
+        self.state_trees = {key: NativeStateTree() for key in self.state_trees}
+        self.address_tree = NativeAddressTree()
+        self.unknown_inputs = 0
+        """Inputs naming accounts this ledger never saw opened (a slice that starts mid-chain)."""
+        self._writes: _Writes | None = None
+
+    def apply(self, tx: PendingTransaction) -> Transaction:
+        raise TypeError("a ledger built from the real chain applies real transactions only (apply_native)")
+
+    @contextmanager
+    def native_batch(self) -> Iterator[NativeLedger]:
+        """Apply many transactions, writing each tree once at the end (nested blocks join the outer)."""
+        if self._writes is not None:
+            yield self
+            return
+        self._writes = _Writes()
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            yield self
+        finally:
+            writes, self._writes = self._writes, None
+            try:
+                for key, items in writes.state.items():
+                    tree = self.state_trees[key]
+                    assert isinstance(tree, NativeStateTree)
+                    tree.write_facts(items)
+                if writes.address:
+                    assert isinstance(self.address_tree, NativeAddressTree)
+                    self.address_tree.write_facts(writes.address)
+            finally:
+                if collecting:
+                    gc.enable()
+
+    def apply_native(self, tx: LedgerTransaction) -> Transaction | None:
+        """Apply one real transaction; None for one an indexer does not record (a plain vote).
+        ValueError, before any change, when it cannot apply."""
+        if self._writes is None:
+            with self.native_batch():
+                return self.apply_native(tx)
+        name = b58encode(tx.signature)
+        if tx.slot < self.indexed_slot:
+            raise ValueError(f"transaction {name}: slot {tx.slot} goes backwards "
+                             f"(slot {self.indexed_slot} is already indexed)")
+        if not tx.indexed:
+            self.advance_to(tx.slot)
+            return None
+        if tx.signature in self.transactions:
+            raise ValueError(f"transaction {name} is already applied")
+        closing = self._check(tx, name)
+        done = self._commit(tx, closing)
+        self.transactions[tx.signature] = done
+        self.signatures.add("all", done.key)
+        if tx.error is None and tx.uses_compression:
+            self.signatures.add("succeeded", done.key)
+        self.advance_to(tx.slot)
+        return done
+
+    def _check(self, tx: LedgerTransaction, name: str) -> list[Account]:
+        opened: set[bytes] = set()
+        for output in tx.opened:
+            label = f"transaction {name}: output {b58encode(output.hash)}"
+            if output.hash in self.accounts or output.hash in opened:
+                raise ValueError(f"{label} already exists (is the transaction applied twice?)")
+            opened.add(output.hash)
+            if int.from_bytes(output.hash, "big") >= FIELD_MODULUS:
+                raise ValueError(f"{label} is not below the field modulus")
+            if not 0 <= output.leaf_index < _CAPACITY:
+                raise ValueError(f"{label}: leaf index {output.leaf_index} is outside a tree of height {HEIGHT}")
+        closing: list[Account] = []
+        for hash_ in tx.closed:
+            account = self.accounts.get(hash_)
+            if account is None:
+                continue  # opened before the ledger's first slot, or in this transaction (below)
+            if account.closed_by is not None:
+                raise ValueError(f"transaction {name}: input {b58encode(hash_)} was already closed by "
+                                 f"transaction {b58encode(account.closed_by)}")
+            if any(a is account for a in closing):
+                raise ValueError(f"transaction {name}: input {b58encode(hash_)} is closed twice")
+            closing.append(account)
+        for nullified in tx.nullified:
+            if not 0 <= nullified.leaf_index < _CAPACITY:
+                raise ValueError(f"transaction {name}: nullified leaf {nullified.leaf_index} is outside a tree "
+                                 f"of height {HEIGHT}")
+        for update in tx.address_updates:
+            where = f"transaction {name}: address tree {b58encode(update.tree)} element {update.index}"
+            if update.tree != self.address_tree_key:
+                raise ValueError(f"{where}: the reference serves one address tree, "
+                                 f"{b58encode(self.address_tree_key)}")
+            if not (0 <= update.index < _CAPACITY and 0 <= update.value < _ADDRESS_BOUND
+                    and 0 <= update.next_value < _ADDRESS_BOUND and 0 <= update.next_index < _CAPACITY):
+                raise ValueError(f"{where}: value, next value or an index is out of range")
+            if element_leaf(update.value, update.next_index, update.next_value) != update.hash:
+                raise ValueError(f"{where}: the event's leaf hash is not Poseidon(value, next_index, next_value)")
+        return closing
+
+    def _commit(self, tx: LedgerTransaction, closing: list[Account]) -> Transaction:
+        writes = self._writes
+        assert writes is not None
+        record = Transaction(tx.signature, tx.slot, tx.block_time, tx.error)
+        opened = []
+        for output in tx.opened:
+            if output.tree not in self.state_trees:
+                self.state_trees[output.tree] = NativeStateTree()
+            account = Account(output.hash, output.lamports, output.leaf_index, output.owner, tx.slot, output.tree,
+                              output.seq, output.address, output.data, output.discriminator, output.data_hash,
+                              output.token, tx.signature)
+            self.accounts[output.hash] = account
+            if output.address is not None:
+                self._by_address[output.address] = account
+            self._index_live(account, +1)
+            writes.state.setdefault(output.tree, []).append((output.leaf_index, output.hash, output.seq))
+            opened.append(account)
+        known = {account.hash for account in closing}
+        for hash_ in tx.closed:  # an input opened earlier in this same transaction
+            account = self.accounts.get(hash_)
+            if hash_ not in known and account is not None and account.opened_by == tx.signature:
+                closing.append(account)
+                known.add(hash_)
+        self.unknown_inputs += len(tx.closed) - len(known)
+        for account in closing:
+            account.closed_by = tx.signature
+            self._index_live(account, -1)
+        for nullified in tx.nullified:
+            if nullified.tree not in self.state_trees:
+                self.state_trees[nullified.tree] = NativeStateTree()
+            writes.state.setdefault(nullified.tree, []).append((nullified.leaf_index, _ZERO, nullified.seq))
+        writes.address.extend(tx.address_updates)
+        for account in (*opened, *closing):
+            self._index_signature(account, record)  # reads only .slot and .signature
+        return Transaction(
+            tx.signature, tx.slot, tx.block_time, tx.error,
+            tuple(a.hash for a in opened), tuple(a.hash for a in closing),
+            tuple(_balance_change(a) for a in closing if a.token is not None),
+            tuple(_balance_change(a) for a in opened if a.token is not None),
+        )

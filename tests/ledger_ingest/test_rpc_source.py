@@ -1,0 +1,65 @@
+"""Fetching a slice of slots from a Solana JSON-RPC endpoint: a stub on loopback serves the fixture
+transactions as blocks (slots 40..43), with skipped slots, a 429 and an api key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ledger_ingest import IngestError, fetch_blocks, parse_slots, redact_url
+from ledger_ingest.stub_rpc import blocks_from_transactions, stub_solana_rpc
+from reference_server.ingest import ingest_source
+from schema.errors import ConfigError
+from schema.jsonio import loads
+from tests.ledger_ingest.test_photon_replay import TRANSACTIONS
+
+KEY = "sekrit-key-123"
+
+
+@pytest.fixture(scope="module")
+def fixture_blocks() -> dict:
+    return blocks_from_transactions(loads(p.read_text(encoding="utf-8")) for p in sorted(TRANSACTIONS.iterdir()))
+
+
+def test_a_slice_is_fetched_with_skipped_slots_and_a_retry(fixture_blocks: dict, tmp_path: Path) -> None:
+    lines: list[str] = []
+    with stub_solana_rpc(fixture_blocks, skipped=[44], fail_first=1, api_key=KEY) as (url, stub):
+        blocks = fetch_blocks(f"{url}?api-key={KEY}", parse_slots("38..45"), cache_dir=tmp_path,
+                              progress=lambda text, *rest: lines.append(text))
+        assert [b.slot for b in blocks] == [40, 41, 42, 43]
+        assert stub.block_requests == 5  # 40..43 and the skipped 44; 38, 39 and 45 hold no block
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["40.json", "41.json", "42.json", "43.json",
+                                                              "44.skipped"]
+        again = fetch_blocks(f"{url}?api-key={KEY}", parse_slots("38..45"), cache_dir=tmp_path)
+        assert stub.block_requests == 5  # resumed from the cache: no block fetched twice
+    assert [b.transactions for b in again] == [b.transactions for b in blocks]
+    assert lines[-1].startswith("csi: ledger slots 38..45: 5/5 blocks") and "1 skipped" in lines[-1]
+    assert all(KEY not in line for line in lines)
+
+
+def test_an_interrupted_fetch_resumes(fixture_blocks: dict, tmp_path: Path) -> None:
+    with stub_solana_rpc(fixture_blocks) as (url, stub):
+        fetch_blocks(url, parse_slots("40..41"), cache_dir=tmp_path)
+        assert stub.block_requests == 2
+        ledger = ingest_source({"rpc": url, "slots": "40..43", "cache": str(tmp_path)},
+                               progress=lambda *args: None).ledger
+        assert stub.block_requests == 4  # only 42 and 43 were missing
+    assert len(ledger.transactions) == 4 and ledger.indexed_slot == 43
+
+
+def test_the_endpoint_key_never_shows(fixture_blocks: dict) -> None:
+    assert redact_url(f"https://rpc.example/?api-key={KEY}&x=1") == "https://rpc.example/?api-key=REDACTED&x=1"
+    with stub_solana_rpc(fixture_blocks, api_key="other") as (url, _), pytest.raises(IngestError) as caught:
+        fetch_blocks(f"{url}?api-key={KEY}", parse_slots("40..41"))
+    assert "HTTP 401" in str(caught.value) and KEY not in str(caught.value) and "REDACTED" in str(caught.value)
+
+
+def test_a_slice_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("ledger_ingest.sources.RETRIES", 1)
+    with pytest.raises(ValueError, match="at most"):
+        parse_slots("1..1000000")
+    with pytest.raises(ValueError, match="before the first"):
+        parse_slots("9..3")
+    with pytest.raises(ConfigError, match=r"failed 1 times"):
+        ingest_source({"rpc": "http://127.0.0.1:9/", "slots": "1..2", "cache": None}, progress=lambda *a: None)
