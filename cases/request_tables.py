@@ -6,6 +6,7 @@ after the cases it derives from the contract (limits, pages, error rules, not-fo
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from typing import Any
 
@@ -77,7 +78,8 @@ def accounts_by_owner_cases(b: Builder) -> None:
     n, m = b.names, "getCompressedAccountsByOwner"
     owner = {"owner": n.key("counter")}
     one, two = b58encode(bytes([0, 1])), b58encode(bytes([2]))
-    b.add(m, "counter", owner, ["2.3-R1", "4.1-R8"], "every live account of an owner, hash ascending (observed)")
+    listed = b.add(m, "counter", owner, ["2.3-R1", "4.1-R8"],
+                   "every live account of an owner, hash ascending (observed)")
     b.add(m, "registry", {"owner": n.key("registry")}, ["2.1-R6"], "discriminators above 2^53 in a list")
     b.add(m, "vault", {"owner": n.key("vault")}, ["2.1-R3"], "lamports above 2^53 in a list")
     b.add(m, "limit-0", {**owner, "limit": 0}, ["4.2-N3", "8-S2"], "limit 0: the spec is silent", mode="schema")
@@ -106,6 +108,13 @@ def accounts_by_owner_cases(b: Builder) -> None:
             f"{top + 1} filters, past the observed maximum")
     b.add(m, "empty-scenario", owner, ["7-N3"], "an indexer that saw nothing: no accounts", scenario="empty",
           mode="invariant:empty-items")
+    first = next(raw[:1] for raw in (base64.b64decode((a["data"] or {}).get("data") or "")
+                                     for a in b.value(listed)["items"]) if raw)
+    b.add(m, "filter-memcmp-paged", {**owner, "filters": [{"memcmp": {"offset": 0, "bytes": b58encode(first)}}],
+                                     "limit": 1}, ["2.11-R4", "4.1-R8"],
+          "a filter on the first listed account's first byte holds on every page: the accounts after it are left out")
+    b.add(m, "data-slice-paged", {**owner, "dataSlice": {"offset": 1, "length": 2}, "limit": 2}, ["4.2-N2", "4.1-R8"],
+          "dataSlice holds on every page, two accounts a page")
 
 
 def token_cases(b: Builder) -> None:
@@ -120,12 +129,16 @@ def token_cases(b: Builder) -> None:
     b.add(m, "mint", {"owner": n.key("alice"), "mint": n.key("usdc")}, ["4.2-N4"], "mint restricts to one token")
     b.add(m, "mint-closed", {"owner": n.key("alice"), "mint": n.key("bonk")}, ["4.2-N4", "3.2-R2"],
           "the only account of that mint was consumed: an empty page")
+    b.add(m, "mint-paged", {"owner": n.key("carol"), "mint": n.key("bonk"), "limit": 1}, ["4.2-N4", "4.1-R8"],
+          "mint holds on every page, one account a page (carol's other mint sorts after)")
     b.error(m, "error-mint-not-base58", {"owner": n.key("alice"), "mint": "mint"}, ["2.1-R1"],
             "a mint that is not base58")
     m = "getCompressedTokenAccountsByDelegate"
     b.add(m, "dave", {"delegate": n.key("dave")}, ["4.2-N5", "2.6-R1"], "live accounts delegated to dave")
     b.add(m, "erin", {"delegate": n.key("erin")}, ["4.2-N5"], "one account delegated to erin")
     b.add(m, "mint", {"delegate": n.key("dave"), "mint": n.key("bonk")}, ["4.2-N4"], "mint restricts to one token")
+    b.add(m, "mint-paged", {"delegate": n.key("dave"), "mint": n.key("bonk"), "limit": 1}, ["4.2-N4", "4.1-R8"],
+          "mint holds on every page, one account a page (dave's other mint sorts after)")
     b.add(m, "owner-is-not-delegate", {"delegate": n.key("alice")}, ["4.2-N5"],
           "an owner is not a delegate of its own accounts: an empty page")
     m = "getCompressedTokenBalancesByOwner"
@@ -135,6 +148,8 @@ def token_cases(b: Builder) -> None:
     b.add(m, "mint", {"owner": n.key("alice"), "mint": n.key("usdc")}, ["4.2-N4"], "mint restricts to one token")
     b.add(m, "mint-closed", {"owner": n.key("alice"), "mint": n.key("bonk")}, ["4.2-N4", "3.2-R2"],
           "the only account of that mint was consumed: no balance")
+    b.add(m, "mint-paged", {"owner": n.key("carol"), "mint": n.key("bonk"), "limit": 1}, ["4.2-N4", "4.1-R8"],
+          "mint holds on the page after its balance: the next page is empty")
     m = "getCompressedTokenAccountBalance"
     b.add(m, "by-hash", {"hash": n.hash("t1")}, ["2.1-R6"], "an amount of 2^53 + 1, exact")
     b.add(m, "u64-max", {"hash": n.hash("t4")}, ["2.1-R6"], "an amount of u64 max, exact")
@@ -208,7 +223,10 @@ def new_address_cases(b: Builder) -> None:
 
 
 def validity_proof_cases(b: Builder) -> None:
-    """Success answers are `schema` cases: the compressedProof of a real prover is not the reference's."""
+    """Success answers are compared exactly: the differential leaves out only `compressedProof` (a real
+    prover's bytes are not the reference's offline points); roots, leaves, indices and trees are the
+    scenario's. A case tagged with a point keeps mode `schema` (it pins no reading), and its values
+    are still compared once both readings are brought to one."""
     n, m = b.names, "getValidityProof"
     method, live, fresh = b.contract.method(m), n.live_hashes(), n.fresh_addresses(4)
     tree = b58encode(n.ledger.address_tree_key)
@@ -225,13 +243,13 @@ def validity_proof_cases(b: Builder) -> None:
         inside, outside = limit.edges()
         for count in inside:
             b.add(m, f"limit-{limit.param}-{count}", counts[limit.param](count), list(limit.clauses),
-                  f"{count} {limit.param}: an allowed count", mode="schema")
+                  f"{count} {limit.param}: an allowed count")
         for count in outside:
             b.error(m, f"limit-{limit.param}-{count}", counts[limit.param](count), [*limit.clauses, "7-C2"],
                     f"{count} {limit.param}: a count outside the allowed ones")
     most = method.observed["combined_max"]
     b.add(m, "combined-max", {"hashes": live[:most["hashes"]], "newAddressesWithTrees": with_trees(most[
-        "newAddressesWithTrees"])}, ["8-L1", "8-L2"], "the largest combined proof (observed)", mode="schema")
+        "newAddressesWithTrees"])}, ["8-L1", "8-L2"], "the largest combined proof (observed)")
     b.error(m, "error-combined-too-many", {"hashes": live[:8], "newAddressesWithTrees": with_trees(1)},
             ["8-L1", "8-L2"], "8 hashes with an address: no combined circuit (observed)")
     b.error(m, "error-account-unknown", {"hashes": [b58encode(bytes(range(1, 33)))]}, ["4.3-R3", "7-C2"],
@@ -250,9 +268,12 @@ def validity_proof_cases(b: Builder) -> None:
     b.error(m, "error-hash-not-base58", {"hashes": ["hash"]}, ["4.3-P1", "2.1-R2"], "a hash that is not base58",
             ambiguity="error-http-status")
     b.add(m, "deprecated-new-addresses", {"hashes": live[:1], "newAddresses": fresh[:1]}, ["9-R3", "4.3-P3"],
-          "the deprecated newAddresses still works (default address tree)", mode="schema")
+          "the deprecated newAddresses still works (default address tree)")
     b.add(m, "addresses-only", {"newAddressesWithTrees": with_trees(1)}, ["4.3-P1"],
           "no hashes, only a new address", mode="schema", ambiguity="validity-hashes-required")
+    b.add(m, "empty-address-list", {"hashes": live[:1], "newAddressesWithTrees": []}, ["4.3-R2"],
+          "an empty newAddressesWithTrees beside hashes: read as absent, or refused as a count of 0", mode="schema",
+          ambiguity="empty-address-list")
     b.add(m, "new-address-element", {"hashes": live[:1], "newAddressesWithTrees": with_trees(2)}, ["4.3-P2"],
           "newAddressesWithTrees elements as {address, tree}", mode="schema", ambiguity="new-address-element")
     b.add(m, "proof-fields", {"hashes": [n.hash("c1"), n.hash("c4")]}, ["2.10-R1"],

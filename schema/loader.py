@@ -77,7 +77,7 @@ def load_sources(directory: Path) -> Sources:
         target = raw.get(data.get("alias_of", stem))
         if target is None:
             raise ContractError(f"{path}: alias_of names an unknown method {data['alias_of']!r}")
-        sources.methods[stem] = _method(data, target[1], path)
+        sources.methods[stem] = _method(data, _alias_body(data, target[1]), path)
     _check_clauses(sources)
     _check_refs(sources)
     return sources
@@ -114,6 +114,17 @@ def _load_ambiguities(sources: Sources, path: Path) -> None:
         sources.ambiguities[amb_id] = ambiguity
         for reading in readings.values():
             sources.add_def(f"{ambiguity.definition}.{reading.name}", reading.schema, path.name)
+
+
+ALIAS_OWN = ("params", "errors")
+"""What an alias may state for itself: the spec can give a rule to one name only (4.1-R10)."""
+
+
+def _alias_body(data: dict, target: dict) -> dict:
+    """The body an alias is read from: its target's, with the alias's own `params` and `errors`."""
+    if data is target:
+        return target
+    return {**target, **{key: data[key] for key in ALIAS_OWN if key in data}}
 
 
 def _method(data: dict, target: dict, path: Path) -> Method:

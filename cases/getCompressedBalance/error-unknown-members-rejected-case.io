@@ -1,5 +1,5 @@
 // description: member names are case-sensitive: `Hash` is unknown
-// clauses: 4.2-M3, 4.1-R10, 4.1-R9
+// clauses: 4.2-M3, 4.1-R9
 // mode: invariant:error
 // scenario: default
 >> {"jsonrpc":"2.0","id":"getCompressedBalance/error-unknown-members-rejected-case","method":"getCompressedBalance","params":{"Hash":"3b87PJpKvNqc91TG3Ut2u4uFGWfQEMRTStSDJow1Ewxu"}}

@@ -3,4 +3,4 @@
 // mode: invariant:error
 // scenario: default
 >> {"jsonrpc":"2.0","id":"getValidityProof/limit-hashes-0","method":"getValidityProof","params":{"hashes":[]}}
-<< {"jsonrpc":"2.0","id":"getValidityProof/limit-hashes-0","error":{"code":-32602,"message":"Invalid params: 0 hashes given, allowed counts are [1, 2, 3, 4, 8]"}}
+<< {"jsonrpc":"2.0","id":"getValidityProof/limit-hashes-0","error":{"code":-32602,"message":"Invalid params: no hashes and no new addresses to prove"}}

@@ -1,6 +1,6 @@
 // description: 3 hashes: an allowed count
 // clauses: 4.2-M17, 8-L1, 4.3-R1, 7-C2
-// mode: schema
+// mode: exact
 // scenario: default
 >> {"jsonrpc":"2.0","id":"getValidityProof/limit-hashes-3","method":"getValidityProof","params":{"hashes":["3b87PJpKvNqc91TG3Ut2u4uFGWfQEMRTStSDJow1Ewxu","386tyLWJDiJo6y5TfG7vEgQgbzMDTNVJZ5NWieYW5AX5","3Mwad5c3AQiTBC84bHtGWzapD2hZPgMfXXz7KVdo4jsv"]}}
 << {"jsonrpc":"2.0","id":"getValidityProof/limit-hashes-3","result":{"context":{"slot":1010},"value":{"compressedProof":{"a":[27,95,35,100,69,166,113,229,180,12,1,102,163,4,195,133,229,159,174,155,158,27,222,211,89,189,139,36,243,223,119,79],"b":[163,93,188,21,134,114,12,187,20,243,11,189,221,18,148,242,139,93,42,11,135,136,66,170,129,23,216,82,196,1,196,98,18,105,82,238,213,141,150,70,83,214,200,79,147,148,178,90,219,210,184,81,76,98,211,70,96,113,219,59,19,123,71,109],"c":[142,66,182,81,86,103,179,163,234,188,53,220,115,246,12,11,111,115,69,90,237,35,122,138,159,79,137,169,186,78,31,181]},"roots":["2T3Pgudn3BThbXsWaeXc15EdgMnDArXcC2TRygufHghN","3Rjq5urYxrCV5YvGRFpGXxJ8TiyzjS623Aroxh4NatBr","2T3Pgudn3BThbXsWaeXc15EdgMnDArXcC2TRygufHghN"],"rootIndices":[28,4,28],"leafIndices":[0,0,5],"leaves":["3b87PJpKvNqc91TG3Ut2u4uFGWfQEMRTStSDJow1Ewxu","386tyLWJDiJo6y5TfG7vEgQgbzMDTNVJZ5NWieYW5AX5","3Mwad5c3AQiTBC84bHtGWzapD2hZPgMfXXz7KVdo4jsv"],"merkleTrees":["smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT","smt2rJAFdyJJupwaGAzAaZQ3SMbnn3QxrmvPrjvStos","smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT"]}}}

@@ -3,4 +3,4 @@
 // mode: invariant:error
 // scenario: default
 >> {"jsonrpc":"2.0","id":"getValidityProof/limit-newAddressesWithTrees-0","method":"getValidityProof","params":{"newAddressesWithTrees":[]}}
-<< {"jsonrpc":"2.0","id":"getValidityProof/limit-newAddressesWithTrees-0","error":{"code":-32602,"message":"Invalid params: 0 new addresses given, allowed counts are [1, 2]"}}
+<< {"jsonrpc":"2.0","id":"getValidityProof/limit-newAddressesWithTrees-0","error":{"code":-32602,"message":"Invalid params: no hashes and no new addresses to prove"}}

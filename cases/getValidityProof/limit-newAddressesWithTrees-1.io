@@ -1,6 +1,6 @@
 // description: 1 newAddressesWithTrees: an allowed count
 // clauses: 4.2-M17, 8-L2, 4.3-R2, 7-C2
-// mode: schema
+// mode: exact
 // scenario: default
 >> {"jsonrpc":"2.0","id":"getValidityProof/limit-newAddressesWithTrees-1","method":"getValidityProof","params":{"hashes":["3b87PJpKvNqc91TG3Ut2u4uFGWfQEMRTStSDJow1Ewxu"],"newAddressesWithTrees":[{"address":"143yczMDMXsZTJE9AnHveBWq8mvSBzruCZyEHLSj6DFf","tree":"amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2"}]}}
 << {"jsonrpc":"2.0","id":"getValidityProof/limit-newAddressesWithTrees-1","result":{"context":{"slot":1010},"value":{"compressedProof":{"a":[154,203,0,236,150,140,133,220,61,245,243,97,106,44,142,38,82,159,223,109,249,128,187,235,213,210,157,87,49,170,145,150],"b":[17,36,129,230,75,238,49,43,251,244,127,105,97,76,145,178,34,15,252,191,45,57,68,155,122,54,179,204,254,250,134,79,23,138,110,196,82,160,58,132,233,26,87,155,215,190,64,124,39,153,153,108,51,201,197,41,172,164,215,83,43,253,68,219],"c":[36,179,92,128,77,44,123,208,82,50,202,8,166,75,8,34,51,236,113,106,127,119,100,0,18,8,198,110,241,164,142,213]},"roots":["2T3Pgudn3BThbXsWaeXc15EdgMnDArXcC2TRygufHghN","3vFmH8WS5FFteDhurQVScoGaHxkoQJWuTMgmH3hbv6d2"],"rootIndices":[28,15],"leafIndices":[0,7],"leaves":["3b87PJpKvNqc91TG3Ut2u4uFGWfQEMRTStSDJow1Ewxu","143yczMDMXsZTJE9AnHveBWq8mvSBzruCZyEHLSj6DFf"],"merkleTrees":["smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT","amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2"]}}}

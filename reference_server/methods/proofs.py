@@ -78,12 +78,14 @@ def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: Serve
 
     Spec: the counts of §8 (4.3-R1, 4.3-R2) and failure for unknown or consumed accounts
     (4.3-R3). Observed practice, where the spec is silent: `hashes` is optional when addresses
-    are given; combined proofs take at most 4 hashes with 1–2 addresses; `newAddresses`
-    (deprecated) uses the default address tree and may not come with `newAddressesWithTrees`;
-    accounts come first, then addresses; root indices are the tree's seq modulo the root history.
+    are given; an empty list reads as an absent one (ambiguity empty-address-list: the official
+    client sends `newAddressesWithTrees: []`); combined proofs take at most 4 hashes with 1–2
+    addresses; `newAddresses` (deprecated) uses the default address tree and may not come with a
+    non-empty `newAddressesWithTrees`; accounts come first, then addresses; root indices are the
+    tree's seq modulo the root history.
     """
     method = Contract.default().method("getValidityProof")
-    hashes, addresses = params.get("hashes"), _new_addresses(ledger, params)
+    hashes, addresses = params.get("hashes") or None, _new_addresses(ledger, params)
     _check_counts(method, hashes, addresses)
     hashes, addresses = hashes or [], addresses or []
     accounts = [_live_account(ledger, text) for text in hashes]
@@ -102,9 +104,9 @@ def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: Serve
 
 
 def _new_addresses(ledger: Ledger, params: Mapping[str, Any]) -> list[str] | None:
-    """The addresses to prove free (None when neither param is given); every tree named must be the
+    """The addresses to prove free (None when neither list has entries); every tree named must be the
     ledger's address tree."""
-    with_trees, plain = params.get("newAddressesWithTrees"), params.get("newAddresses")
+    with_trees, plain = params.get("newAddressesWithTrees") or None, params.get("newAddresses") or None
     if with_trees is not None and plain is not None:
         raise RpcError(SERVER_ERROR, "Validation Error: give newAddressesWithTrees or the deprecated "
                                      "newAddresses, not both")
@@ -119,8 +121,8 @@ def _new_addresses(ledger: Ledger, params: Mapping[str, Any]) -> list[str] | Non
 
 
 def _check_counts(method: Method, given_hashes: list | None, given_addresses: list | None) -> None:
-    """Counts the circuits exist for: §8 for each list given (an empty list is a count of 0, outside
-    both sets), observed practice for the combination."""
+    """Counts the circuits exist for: §8 for each list with entries (an empty one reads as absent, as
+    observed), observed practice for the combination."""
     hash_limit, address_limit = method.limit_for("hashes"), method.limit_for("newAddressesWithTrees")
     hashes, addresses = len(given_hashes or []), len(given_addresses or [])
     problem = None

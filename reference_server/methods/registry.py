@@ -24,6 +24,7 @@ REGISTRY: dict[str, MethodFunction] = {}
 
 PARAMS_READINGS: Mapping[str, list[str]] = {
     "filters-shape": ["memcmp"],
+    "empty-address-list": ["same-as-absent"],
     "new-address-element": ["object"],
     "validity-hashes-required": ["optional"],
 }
@@ -69,7 +70,11 @@ def registered() -> frozenset[str]:
 def call(
     ledger: Ledger, method: str, params: Any, options: ServerOptions, contract: Contract | None = None
 ) -> Any:
-    """Answer one request: the JSON `result`, or RpcError for an operation-level failure."""
+    """Answer one request: the JSON `result`, or RpcError for an operation-level failure.
+
+    Params are checked against the canonical method's contract: an alias is the same method under
+    another name (observed), so getCompressedBalance refuses unknown members like the method it names.
+    """
     contract = contract or Contract.default()
     spec = contract.methods.get(method) if isinstance(method, str) else None
     function = REGISTRY.get(spec.canonical) if spec is not None else None

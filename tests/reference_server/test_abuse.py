@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -26,6 +25,8 @@ from reference_server.serve import running_server
 from reference_server.wiring import app_for
 from schema import Contract
 from schema.jsonio import MAX_DEPTH, dumps, loads
+
+from .support import HANG_GUARD
 
 CAP = ServerOptions().max_body_bytes
 CONNECTIONS = 32
@@ -47,12 +48,12 @@ def rpc(method: str, params: Any = None, request_id: Any = 1) -> dict[str, Any]:
 def post(client: httpx.Client | None, url: str, body: bytes | Any) -> httpx.Response:
     content = body if isinstance(body, bytes) else dumps(body).encode()
     send = client.post if client is not None else httpx.post
-    return send(url, content=content, headers={"content-type": "application/json"}, timeout=30)
+    return send(url, content=content, headers={"content-type": "application/json"}, timeout=HANG_GUARD)
 
 
 def connect(url: str) -> socket.socket:
     parts = urlsplit(url)
-    return socket.create_connection((parts.hostname, parts.port), timeout=10)
+    return socket.create_connection((parts.hostname, parts.port), timeout=HANG_GUARD)
 
 
 def read_status(sock: socket.socket) -> tuple[int, bytes]:
@@ -84,9 +85,8 @@ def test_declared_oversize_body_is_413_before_it_is_sent(url: str) -> None:
     with connect(url) as sock:
         sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 1073741824\r\n\r\n")
-        started = time.monotonic()
-        status, answer = read_status(sock)
-    assert status == 413 and time.monotonic() - started < 2
+        status, answer = read_status(sock)  # not one byte of the body is ever sent
+    assert status == 413
     assert b'"error"' in answer
     alive(url)
 
@@ -127,9 +127,7 @@ def test_deep_json_is_a_parse_error(url: str, depth: int) -> None:
     200 levels is HTTP 400 -32700 at once, and no worker thread recurses into it."""
     params = "[" * depth + "]" * depth
     body = b'{"jsonrpc":"2.0","id":1,"method":"getMultipleNewAddressProofs","params":' + params.encode() + b"}"
-    started = time.monotonic()
     answer = post(None, url, body)
-    assert time.monotonic() - started < 5
     assert answer.status_code == 400
     document = loads(answer.content)
     assert (document["id"], document["error"]["code"]) == (None, PARSE_ERROR)
@@ -200,7 +198,7 @@ def test_concurrent_mixed_requests_answer_as_sequential_ones(url: str) -> None:
 def test_a_stalled_body_does_not_hold_up_other_clients(url: str) -> None:
     """Protection: a body is read on the event loop before dispatch takes a worker thread, so 64
     clients that send half a body and stop (more than the 40 threads of the pool) hold no thread,
-    and everyone else is answered as fast as before."""
+    and everyone else is answered while they stall (a held pool would never answer: no timing needed)."""
     stalled = []
     try:
         for _ in range(64):
@@ -208,13 +206,10 @@ def test_a_stalled_body_does_not_hold_up_other_clients(url: str) -> None:
             sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n"
                          b"\r\n{\"jsonrpc\":\"2.0\",")
             stalled.append(sock)
-        started = time.monotonic()
-        with ThreadPoolExecutor(CONNECTIONS) as pool:
+        with ThreadPoolExecutor(CONNECTIONS) as pool:  # answered while every stalled body is still open
             answers = list(pool.map(lambda n: post(None, url, rpc("getIndexerSlot", request_id=n)), range(CONNECTIONS)))
-        elapsed = time.monotonic() - started
     finally:
         for sock in stalled:
             sock.close()
     assert [a.status_code for a in answers] == [200] * CONNECTIONS
     assert [loads(a.content)["id"] for a in answers] == list(range(CONNECTIONS))
-    assert elapsed < 10, elapsed

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -23,6 +22,8 @@ from reference_server.options import ServerOptions
 from reference_server.serve import running_server
 from schema.jsonio import dumps, loads
 
+from .support import HANG_GUARD
+
 KEY = "k3y-Zq9_secret"
 
 
@@ -32,6 +33,13 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[tuple[str, Any]] = []
         self._lock = threading.Lock()
+        self._barrier: threading.Barrier | None = None
+
+    def barrier(self, parties: int) -> threading.Barrier:
+        with self._lock:
+            if self._barrier is None:
+                self._barrier = threading.Barrier(parties)
+            return self._barrier
 
     def __call__(self, method: str, params: Any) -> Any:
         with self._lock:
@@ -44,8 +52,8 @@ class Recorder:
             raise RuntimeError("kaboom detail that must stay server-side")
         if method == "unserialisable":
             return {1, 2}
-        if method == "sleep":
-            time.sleep(params["seconds"])
+        if method == "rendezvous":  # answers only once `parties` calls are inside dispatch at the same time
+            self.barrier(params["parties"]).wait(timeout=HANG_GUARD)
             return params["tag"]
         raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
 
@@ -59,7 +67,8 @@ def rpc(method: str, request_id: Any = 1, params: Any = None, **extra: Any) -> d
 
 def post(url: str, body: Any, **kwargs: Any) -> httpx.Response:
     content = body if isinstance(body, bytes) else dumps(body).encode()
-    return httpx.post(url, content=content, headers={"content-type": "application/json"}, timeout=10, **kwargs)
+    kwargs.setdefault("timeout", HANG_GUARD)
+    return httpx.post(url, content=content, headers={"content-type": "application/json"}, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +78,7 @@ def recorder() -> Recorder:
 
 @pytest.fixture(scope="module")
 def live(recorder: Recorder) -> Iterator[str]:
-    # the recorder's `sleep` method blocks, which is what answering in worker threads is for
+    # the recorder's `rendezvous` method blocks, which is what answering in worker threads is for
     with running_server(create_app(recorder, ServerOptions(dispatch_in_threads=True))) as url:
         yield url
 
@@ -222,18 +231,18 @@ def test_fault_is_500_without_a_traceback(recorder: Recorder, caplog: pytest.Log
 
 
 def test_concurrent_requests_are_all_answered_in_parallel(live: str) -> None:
-    delay, count = 0.25, 32
+    """Each request waits at a barrier that opens only when all `count` are inside dispatch at once:
+    a server that dispatched them one at a time would never answer the first (the barrier breaks after
+    HANG_GUARD and the answers are 500s). No timing is measured."""
+    count = 32
 
     def call(n: int) -> tuple[int, Any]:
-        answer = post(live, rpc("sleep", n, {"seconds": delay, "tag": f"t{n}"}))
+        answer = post(live, rpc("rendezvous", n, {"parties": count, "tag": f"t{n}"}), timeout=2 * HANG_GUARD)
         return answer.status_code, loads(answer.content)
 
-    started = time.perf_counter()
     with ThreadPoolExecutor(count) as pool:
         answers = list(pool.map(call, range(count)))
-    elapsed = time.perf_counter() - started
     assert answers == [(200, {"jsonrpc": "2.0", "id": n, "result": f"t{n}"}) for n in range(count)]
-    assert elapsed < count * delay / 4  # one at a time would take 8 s
 
 
 # -- in process ------------------------------------------------------------------------------

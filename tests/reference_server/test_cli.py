@@ -5,12 +5,13 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 
 from reference_server.scenario import load_scenario
+
+from .support import HANG_GUARD, wait_until_listening
 
 CSI = Path(sys.executable).with_name("csi")
 
@@ -19,18 +20,6 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def _wait(port: int, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert process.poll() is None, process.stderr.read()
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError("csi serve did not start")
 
 
 def test_generate_writes_a_loadable_deterministic_scenario(tmp_path: Path) -> None:
@@ -48,13 +37,13 @@ def test_serve_answers_with_api_key_and_refuses_without(tmp_path: Path) -> None:
     process = subprocess.Popen([CSI, "serve", "--port", str(port), "--scenario", "empty", "--api-key", "s3cret"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        _wait(port, process)
+        wait_until_listening(port, process)
         body = {"jsonrpc": "2.0", "id": 1, "method": "getIndexerHealth"}
-        ok = httpx.post(f"http://127.0.0.1:{port}/getIndexerHealth?api-key=s3cret", json=body)
-        refused = httpx.post(f"http://127.0.0.1:{port}/", json=body)
+        ok = httpx.post(f"http://127.0.0.1:{port}/getIndexerHealth?api-key=s3cret", json=body, timeout=HANG_GUARD)
+        refused = httpx.post(f"http://127.0.0.1:{port}/", json=body, timeout=HANG_GUARD)
     finally:
         process.terminate()
-        process.wait(10)
+        process.wait(HANG_GUARD)
     assert ok.json() == {"jsonrpc": "2.0", "id": 1, "result": "ok"}
     assert refused.status_code == 401 and refused.json() == {"error": "missing or invalid api-key"}
     assert "s3cret" not in (process.stderr.read() + process.stdout.read())
@@ -64,5 +53,5 @@ def test_serve_refuses_a_broken_scenario(tmp_path: Path) -> None:
     broken = tmp_path / "broken.yaml"
     broken.write_text("version: 1\nseed: x\ntransactions: [{slot: 1, close: [nobody]}]\n")
     done = subprocess.run([CSI, "serve", "--port", str(_free_port()), "--scenario", str(broken)],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=HANG_GUARD)
     assert done.returncode == 2 and "broken.yaml" in done.stderr and "Traceback" not in done.stderr

@@ -128,12 +128,25 @@ def test_counts_outside_the_circuits_are_invalid_params(s: Scenario, hashes: int
     assert error.code == INVALID_PARAMS and "Invalid params" in error.message
 
 
-def test_an_empty_list_given_is_a_count_of_zero(s: Scenario) -> None:
-    """4.3-R1/R2 count the entries of a list that is given: [] is 0 entries, outside both sets."""
-    for params in ({"hashes": live_hashes(s, 1), "newAddressesWithTrees": []},
-                   {"hashes": [], "newAddressesWithTrees": with_trees(fresh(0))}):
-        error = fail(s, "getValidityProof", params)
-        assert error.code == INVALID_PARAMS and "0 " in error.message
+def test_an_empty_list_reads_as_absent(s: Scenario) -> None:
+    """Ambiguity empty-address-list, observed reading `same-as-absent`: [] is no list at all (the official
+    client sends `newAddressesWithTrees: []` beside the hashes of every account-only proof)."""
+    hashes, news = live_hashes(s, 1), with_trees(fresh(0))
+    same = [({"hashes": hashes, "newAddressesWithTrees": []}, {"hashes": hashes}),
+            ({"hashes": hashes, "newAddresses": [], "newAddressesWithTrees": []}, {"hashes": hashes}),
+            ({"hashes": [], "newAddressesWithTrees": news}, {"newAddressesWithTrees": news}),
+            ({"newAddresses": [], "newAddressesWithTrees": news}, {"newAddressesWithTrees": news}),
+            ({"newAddresses": [fresh(0)], "newAddressesWithTrees": []}, {"newAddressesWithTrees": news})]
+    for with_empty, without in same:
+        assert ask(s, "getValidityProof", with_empty) == ask(s, "getValidityProof", without), with_empty
+
+
+@pytest.mark.parametrize("params", [{}, {"hashes": []}, {"hashes": [], "newAddressesWithTrees": []},
+                                    {"hashes": [], "newAddresses": [], "newAddressesWithTrees": []}])
+def test_nothing_to_prove_is_invalid_params(s: Scenario, params: dict) -> None:
+    """Observed practice fails only when every list is empty or absent."""
+    error = fail(s, "getValidityProof", params)
+    assert error.code == INVALID_PARAMS and "no hashes and no new addresses" in error.message
 
 
 def test_the_counts_come_from_the_contract(contract) -> None:

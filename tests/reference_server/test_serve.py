@@ -8,7 +8,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,8 @@ from starlette.applications import Starlette
 from reference_server.app import create_app
 from reference_server.options import ServerOptions
 from reference_server.serve import _config, running_server
+
+from .support import HANG_GUARD, wait_until_listening
 
 ROOT = Path(__file__).resolve().parents[2]
 SLOT = b'{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}'
@@ -35,7 +36,7 @@ def app() -> Starlette:
 
 def refused(url: str) -> bool:
     try:
-        httpx.post(url, content=SLOT, timeout=2)
+        httpx.post(url, content=SLOT, timeout=HANG_GUARD)
     except httpx.ConnectError:
         return True
     return False
@@ -45,11 +46,9 @@ def test_running_server_serves_on_a_free_loopback_port_then_stops() -> None:
     with running_server(app()) as url:
         host, port = url.removeprefix("http://").rsplit(":", 1)
         assert (host, int(port) > 0) == ("127.0.0.1", True)
-        answer = httpx.post(url + "/getIndexerSlot", content=SLOT, timeout=5)
+        answer = httpx.post(url + "/getIndexerSlot", content=SLOT, timeout=HANG_GUARD)
         assert answer.json() == {"jsonrpc": "2.0", "id": 1, "result": 5}
         assert any(thread.name == "reference-server" for thread in threading.enumerate())
-        started = time.perf_counter()
-    assert time.perf_counter() - started < 2.0
     assert refused(url)
     assert not any(thread.name == "reference-server" for thread in threading.enumerate())
 
@@ -57,8 +56,8 @@ def test_running_server_serves_on_a_free_loopback_port_then_stops() -> None:
 def test_two_servers_run_side_by_side() -> None:
     with running_server(app()) as first, running_server(app()) as second:
         assert first != second
-        assert httpx.post(first, content=SLOT, timeout=5).status_code == 200
-        assert httpx.post(second, content=SLOT, timeout=5).status_code == 200
+        assert httpx.post(first, content=SLOT, timeout=HANG_GUARD).status_code == 200
+        assert httpx.post(second, content=SLOT, timeout=HANG_GUARD).status_code == 200
 
 
 def test_the_server_stops_when_the_body_raises() -> None:
@@ -120,16 +119,13 @@ def test_serve_runs_in_the_foreground_and_never_logs_the_key() -> None:
         [sys.executable, "-c", SERVE_SCRIPT, str(port), key], cwd=ROOT, stderr=subprocess.PIPE, text=True
     )
     try:
-        deadline = time.monotonic() + 10
-        while refused(url):
-            assert process.poll() is None and time.monotonic() < deadline, "serve() did not start"
-            time.sleep(0.05)
-        assert httpx.post(url, content=SLOT, timeout=5).json()["result"] == 5
-        boom = httpx.post(url, content=b'{"jsonrpc":"2.0","id":2,"method":"boom"}', timeout=5)
+        wait_until_listening(port, process)
+        assert httpx.post(url, content=SLOT, timeout=HANG_GUARD).json()["result"] == 5
+        boom = httpx.post(url, content=b'{"jsonrpc":"2.0","id":2,"method":"boom"}', timeout=HANG_GUARD)
         assert boom.status_code == 500
     finally:
         process.terminate()
-        _, log = process.communicate(timeout=10)
+        _, log = process.communicate(timeout=HANG_GUARD)
     assert process.returncode in (0, -signal.SIGTERM)  # uvicorn re-raises SIGTERM once shut down
     assert "kaboom" in log and "Traceback" in log  # the fault is logged server-side
     assert key not in log  # no access log: the query string carries the key

@@ -36,7 +36,22 @@ def test_params_kinds(contract: Contract) -> None:
 def test_alias_shares_params_and_result(contract: Contract) -> None:
     alias, target = contract.method("getCompressedBalance"), contract.method("getCompressedAccountBalance")
     assert alias.alias_of == target.name and alias.canonical == target.name
-    assert alias.params_schema == target.params_schema and alias.result_schema == target.result_schema
+    assert alias.param_names == target.param_names and alias.result_schema == target.result_schema
+    assert alias.response_schema == target.response_schema and alias.observed == target.observed
+
+
+def test_only_get_compressed_account_balance_rejects_unknown_members(contract: Contract) -> None:
+    """§4.1 states the rule for getCompressedAccountBalance alone (4.1-R10); that its alias rejects them
+    too is observed practice (one method under two names), recorded as such, not a spec rule."""
+    params = {"hash": "2Wu2sJdGyDF84RW4zkzxEVCEDD8ZMJzuj4LVZQKhGCs3", "commitment": "final"}
+    assert not contract.params_validator("getCompressedAccountBalance").is_valid(params)
+    assert contract.params_validator("getCompressedBalance").violations(params) == []
+    rules = {name: {e.kind: e for e in contract.method(name).errors}
+             for name in ("getCompressedAccountBalance", "getCompressedBalance")}
+    assert rules["getCompressedAccountBalance"]["unknown-members-rejected"].source == "spec"
+    assert rules["getCompressedBalance"]["unknown-members-rejected"].source == "observed"
+    assert "4.1-R10" not in rules["getCompressedBalance"]["unknown-members-rejected"].clauses
+    assert rules["getCompressedBalance"]["exactly-one-of"] == rules["getCompressedAccountBalance"]["exactly-one-of"]
 
 
 def test_pagination_facts(contract: Contract) -> None:
@@ -69,7 +84,8 @@ def test_error_conditions_of_section_7(contract: Contract) -> None:
 
 def test_clause_ids_are_stable_and_complete(contract: Contract) -> None:
     for clause_id, clause in contract.clauses.items():
-        assert re.fullmatch(r"\d+(\.\d+)?-[RFMNPCLS]\d+", clause_id), clause_id
+        spec_id = re.fullmatch(r"\d+(\.\d+)?-[RFMNPCLS]\d+", clause_id)
+        assert spec_id or re.fullmatch(r"ledger-[HTP]\d+", clause_id), clause_id
         assert clause_id.startswith(clause.section + "-")
     assert {"4.3-R1", "4.3-R2", "7-C1", "7-C2", "7-C3", "8-L1", "8-L2"} <= set(contract.clauses)
 

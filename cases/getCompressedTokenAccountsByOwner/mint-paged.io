@@ -1,0 +1,6 @@
+// description: mint holds on every page, one account a page (carol's other mint sorts after)
+// clauses: 4.2-M6, 4.2-N4, 4.1-R8
+// mode: exact
+// scenario: default
+>> {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByOwner/mint-paged","method":"getCompressedTokenAccountsByOwner","params":{"owner":"7Qiv9inQHzZjdVUwqsHhpXuVxa4yJJqfCf4nhyEbzAdT","mint":"6gvofEZhNeEsLHdHs3fNmUGs61NKjEusXCddoB8qf6vu","limit":1}}
+<< {"jsonrpc":"2.0","id":"getCompressedTokenAccountsByOwner/mint-paged","result":{"context":{"slot":1010},"value":{"items":[{"account":{"hash":"22eqtDEhMMYewDcbKq3utRZxRaXGqzAYTjTQ11Zc4BNm","lamports":0,"leafIndex":2,"owner":"cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m","slotCreated":1003,"tree":"smt2rJAFdyJJupwaGAzAaZQ3SMbnn3QxrmvPrjvStos","address":null,"data":{"data":"VITsT88M+PbHgZoNmWyaQ4GOsQHjjZlL1o7FnRF647pfOeALdfm5t2Bqof3+9Um/DW2FYFsgHb7ne9Si5KPTrugDAAAAAAAAAfUggrRLeNB+4uF0Iij2jfVgzWttHu6cz8e4WeNsmGdGAAEEAAAAAQIDBA==","dataHash":"kXWTZ7xbrNEGZQU9TE66QsHwJNAc5sLRrQB4Vy9Jbi9","discriminator":2},"seq":3},"tokenData":{"amount":1000,"mint":"6gvofEZhNeEsLHdHs3fNmUGs61NKjEusXCddoB8qf6vu","owner":"7Qiv9inQHzZjdVUwqsHhpXuVxa4yJJqfCf4nhyEbzAdT","state":"initialized","delegate":"HVse2mxqFS2K4nDctX478f5BfNQriavfrHGFHwcTWnG5","tlv":"AQIDBA=="}}],"cursor":"2h1XEeGcVvQzj7aBAFtkWn8SyiNCNGvYPPj1fHhVGgQxBpEeWcKWUw2g6Z6ZpeoUcEPuFnL9dr9xe6EzVCyF78o7"}}}
