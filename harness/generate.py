@@ -10,16 +10,20 @@ Draws are seeded: the same seed yields the same requests.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from harness.core.model import Basis
 from ledger_crypto import b58encode
 from schema import Contract, Method
+from schema.jsonio import dumps
 
-__all__ = ["base58_keys", "drawn", "invalid_base58", "invalid_params", "pubkeys", "signatures", "valid_params"]
+__all__ = ["InvalidCase", "NoValidParams", "base58_keys", "drawn", "invalid_base58", "invalid_params", "pubkeys",
+           "signatures", "valid_params"]
 
 BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
@@ -60,27 +64,58 @@ WRONG_VALUES = st.one_of(st.just(1.5), st.just(-1), st.just(True), st.just([]), 
                          st.integers(min_value=2**64, max_value=2**70), invalid_base58())
 """Values of the wrong kind for some member of some method's params."""
 
+NOT_STRUCTURED = ("params", 7, True)
+"""Whole `params` values that are neither an object nor an array."""
 
-def invalid_params(contract: Contract, method: Method, valid: Any) -> st.SearchStrategy[Any]:
-    """Params for `method` that its params schema rejects, derived from a valid params value.
+
+@dataclass(frozen=True)
+class InvalidCase:
+    """Params that break one rule, with what the rule rests on: the verdict follows `basis`.
+
+    `breaks` says in words what is wrong with these params, for a finding's Expected line.
+    """
+
+    params: Any
+    breaks: str
+    basis: Basis
+    clause: str
+
+
+WHOLE_PARAMS_RULE = {
+    "object": (Basis.SPEC, "4.1-R5", "params must be an object (§4.1)"),
+    "array": (Basis.SPEC, "4.1-R5", "params must be an array of Pubkey (§4.1, §4.2 #16)"),
+    "none": (Basis.JSON_RPC, "4.1-R5", "the method sends no params (§4.1); refusing a params that is neither an "
+                                       "array nor an object is a JSON-RPC 2.0 rule"),
+}
+"""Per params kind: what a non-structured `params` breaks, and the basis of that rule."""
+
+
+def invalid_params(contract: Contract, method: Method, valid: Any) -> st.SearchStrategy[InvalidCase]:
+    """Invalid cases for `method` that its params schema rejects, derived from a valid params value.
 
     Each example breaks one thing: a required member dropped, one member replaced by a value of
-    the wrong kind, or the whole params replaced by the wrong JSON type. Examples shrink towards
-    dropping the first required member.
+    the wrong kind (both rules of the §4.2 table: the spec), or the whole params replaced by a
+    value that is neither an object nor an array (the spec for methods that take params, JSON-RPC
+    2.0 for those that take none). Examples shrink towards dropping the first required member.
     """
     validator = contract.params_validator(method.name)
-    candidates: list[st.SearchStrategy[Any]] = [st.sampled_from(["params", 7, True])]
+    basis, clause, rule = WHOLE_PARAMS_RULE[method.params_kind]
+    candidates: list[st.SearchStrategy[InvalidCase]] = [st.sampled_from(NOT_STRUCTURED).map(
+        lambda params: InvalidCase(params, f"params is {dumps(params)}: {rule}", basis, clause))]
     if isinstance(valid, dict):
         names = sorted(set(valid) | set(method.param_names))
         if method.required_params:
-            candidates.insert(0, st.sampled_from(method.required_params).map(
-                lambda name: {k: v for k, v in valid.items() if k != name}))
+            candidates.insert(0, st.sampled_from(method.required_params).map(lambda name: InvalidCase(
+                {k: v for k, v in valid.items() if k != name}, f"required param `{name}` left out (§4.2)",
+                Basis.SPEC, method.clause)))
         if names:
-            candidates.append(st.tuples(st.sampled_from(names), WRONG_VALUES).map(
-                lambda pair: {**valid, pair[0]: pair[1]}))
+            candidates.append(st.tuples(st.sampled_from(names), WRONG_VALUES).map(lambda pair: InvalidCase(
+                {**valid, pair[0]: pair[1]}, f"param `{pair[0]}` is {dumps(pair[1])}, not of its type (§4.2)",
+                Basis.SPEC, method.clause)))
     elif isinstance(valid, list):
-        candidates.append(st.lists(WRONG_VALUES, min_size=1, max_size=3))
-    return st.one_of(candidates).filter(lambda params: not validator.is_valid(params))
+        candidates.append(st.lists(WRONG_VALUES, min_size=1, max_size=3).map(lambda values: InvalidCase(
+            values, f"params holds {dumps(values)}, not only Pubkeys (§4.2 #16)", Basis.SPEC, method.clause)))
+    return st.one_of(candidates).filter(lambda case: not validator.is_valid(case.params))
 
 
 def _optional(name: str, method: Method, keys: Mapping[str, Sequence[str]]) -> st.SearchStrategy[Any] | None:
@@ -97,14 +132,23 @@ def _optional(name: str, method: Method, keys: Mapping[str, Sequence[str]]) -> s
     return None
 
 
+class NoValidParams(Exception):
+    """No valid params can be built for a method from the keys known: the reason says which are missing."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
 def valid_params(method: Method, keys: Mapping[str, Sequence[str]], *,
                  key_for: Callable[[Method, str], str | None]) -> st.SearchStrategy[Any]:
     """Params for `method` that a conforming server answers with a result, drawn from known keys.
 
     Required key members take discovered keys (`key_for` names the kind of key a member takes);
     optional members (`limit`, `mint`, `dataSlice`, `filters`) are present or not. Methods that
-    take exactly one of `address` and `hash` get one of them. Examples shrink towards the first
-    key and no optional member.
+    take exactly one of `address` and `hash` get one of those that were discovered. Raises
+    `NoValidParams` when a required kind of key is missing, rather than returning a strategy
+    that can draw nothing. Examples shrink towards the first key and no optional member.
     """
     if method.params_kind == "none":
         return st.sampled_from([[], {}])
@@ -112,26 +156,31 @@ def valid_params(method: Method, keys: Mapping[str, Sequence[str]], *,
         new_address = st.binary(min_size=31, max_size=31).filter(any).map(lambda tail: b58encode(b"\x00" + tail))
         return st.lists(new_address, min_size=1, max_size=5, unique=True)
     if method.name == "getValidityProof":
-        live = list(keys.get("hashes", ()))
-        counts = [n for n in method.limit_for("hashes").counts if n <= min(len(live), 4)]
-        if not counts:
-            return st.nothing()
-        return st.sampled_from(counts).flatmap(
-            lambda n: st.permutations(live).map(lambda hashes: {"hashes": list(hashes[:n])}))
+        return _validity_params(method, list(keys.get("hashes", ())))
     required: dict[str, st.SearchStrategy[Any]] = {}
     for name in method.required_params:
-        values = list(keys.get(key_for(method, name) or "", ()))
-        if not values:
-            return st.nothing()
-        required[name] = st.sampled_from(values)
-    optional = {name: strategy for name in method.param_names if name not in required
-                for strategy in [_optional(name, method, keys)] if strategy is not None}
-    params = st.fixed_dictionaries(required, optional=optional)
+        kind = key_for(method, name) or name
+        if not keys.get(kind):
+            raise NoValidParams(f"no {kind} discovered for {method.name}")
+        required[name] = st.sampled_from(list(keys[kind]))
     if not required and {"address", "hash"} <= set(method.param_names):
         choices = [st.fixed_dictionaries({name: st.sampled_from(list(keys[kind]))})
                    for name, kind in (("hash", "hashes"), ("address", "addresses")) if keys.get(kind)]
-        return st.one_of(choices) if choices else st.nothing()
-    return params
+        if not choices:
+            raise NoValidParams(f"no hashes or addresses discovered for {method.name}")
+        return st.one_of(choices)
+    optional = {name: strategy for name in method.param_names if name not in required
+                for strategy in [_optional(name, method, keys)] if strategy is not None}
+    return st.fixed_dictionaries(required, optional=optional)
+
+
+def _validity_params(method: Method, live: list[str]) -> st.SearchStrategy[Any]:
+    """`{hashes}` of live accounts, in a count §8 allows and the keys known can fill."""
+    counts = [n for n in method.limit_for("hashes").counts if n <= min(len(live), 4)]
+    if not counts:
+        raise NoValidParams("no live account hash discovered for getValidityProof")
+    return st.sampled_from(counts).flatmap(
+        lambda n: st.permutations(live).map(lambda hashes: {"hashes": list(hashes[:n])}))
 
 
 def drawn(strategy: st.SearchStrategy[Any], *, count: int, seed: int) -> list[Any]:

@@ -23,6 +23,7 @@ from harness.baseline import load_baseline
 from harness.core.errors import UsageError
 from harness.core.keys import load_keys_file
 from harness.core.model import GATES as GATES_ORDER
+from harness.core.model import RunResult, Status
 from harness.core.profile import PROFILES, profile_named
 from harness.core.registry import REGISTRY
 from harness.engine.runner import RunConfig, run
@@ -54,6 +55,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "`skip` also refuses a run in which any check examined nothing")
     parser.add_argument("--scenario", metavar="NAME|FILE",
                         help="the scenario the target has loaded: compare its answers with a reference over it")
+    parser.add_argument("--ledger-rpc", metavar="URL",
+                        help="a Solana JSON-RPC endpoint: the reference indexes the --slots from it and the target, "
+                             "which has indexed the same slots, must answer exactly as it does")
+    parser.add_argument("--slots", metavar="A..B", help="the slice of the chain for --ledger-rpc (both included)")
     parser.add_argument("--baseline", type=Path, metavar="FILE",
                         help="YAML or JSON list of known findings ({check, method, title}); only new ones fail")
     parser.add_argument("--shard", type=_shard, metavar="I/N",
@@ -83,28 +88,37 @@ def _rate(text: str) -> float:
 
 
 @contextlib.contextmanager
-def _bundled_reference(scenario: str | None = None) -> Iterator[str]:
-    """A reference server on loopback (over `scenario`, or its default one); yields its URL."""
+def _bundled_reference(scenario: str | None = None, ledger: dict | None = None,
+                       keys_out: Path | None = None) -> Iterator[str]:
+    """A reference server on loopback (over `scenario`, or its default one, or the ledger source
+    `ledger`, writing its keys to `keys_out`); yields its URL."""
     found = [e for e in entry_points(group="csi.reference") if e.name == "default"]
     if not found:
         raise UsageError("no bundled reference server installed: give --target, and no --scenario")
     factory = found[0].load()
+    if ledger is not None:
+        with factory(ledger=ledger, keys_out=keys_out) as url:
+            yield url
+        return
     with factory(scenario) if scenario is not None else factory() as url:
         yield url
 
 
 def _run(args: argparse.Namespace) -> int:
     import harness.checks  # noqa: F401  (registers the catalogue)
-    from harness.report import write_reports
+    from harness.report import ensure_writable, write_reports
     from harness.report.console import ConsoleReporter
 
     contract = Contract.default()
     config = _config(args, contract)
+    ensure_writable(args.report_dir)  # before the run: a long run must not end unable to write its reports
     gate = GATES[args.fail_on]
     reporter = ConsoleReporter(gate=gate)
     with contextlib.ExitStack() as stack:
         stack.enter_context(_terminate_as_interrupt())
         reference_url = stack.enter_context(_bundled_reference(args.scenario)) if args.scenario else None
+        if args.ledger_rpc:
+            reference_url = _ledger_reference(stack, args, config)
         url = args.target or reference_url or stack.enter_context(_bundled_reference())
         target = stack.enter_context(Target(url, api_key=args.api_key, timeout=args.timeout, rate=args.rate))
         reference = stack.enter_context(Target(reference_url, timeout=args.timeout)) if reference_url else None
@@ -114,13 +128,25 @@ def _run(args: argparse.Namespace) -> int:
     return _verdict(result, gate)
 
 
-def _verdict(result, gate) -> int:
-    """Say why a run that is not plainly conformant ends as it does; return its exit code."""
-    code = result.exit_code(gate)
-    if code in (3, 4):
-        for reason in [result.precondition] * bool(result.precondition) + result.inconclusive:
-            print(f"csi: the run is inconclusive: {reason}", file=sys.stderr)
-    return code
+def _ledger_reference(stack: contextlib.ExitStack, args: argparse.Namespace, config: RunConfig) -> str:
+    """The reference over the slice `--slots` of `--ledger-rpc`; its keys join the run's (`--keys`)."""
+    import tempfile
+
+    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="csi-ledger-")))
+    url = stack.enter_context(_bundled_reference(ledger={"rpc": args.ledger_rpc, "slots": args.slots},
+                                                 keys_out=folder / "keys.yaml"))
+    found = load_keys_file(folder / "keys.yaml")
+    if config.keys is None:
+        config.keys = found
+    else:
+        for kind, values in found.lists.items():
+            config.keys.add(kind, *values)
+    return url
+
+
+def _verdict(result: RunResult, gate: Status) -> int:
+    """The exit code; the console summary has already said why a run is not plainly conformant."""
+    return result.exit_code(gate)
 
 
 @contextlib.contextmanager
@@ -163,16 +189,29 @@ def _config(args: argparse.Namespace, contract: Contract) -> RunConfig:
     """The run's configuration from its flags; every file it names is read here, before any server starts."""
     from harness.checks.differential import scenario_cases
 
+    if (args.ledger_rpc or args.slots) and (not (args.ledger_rpc and args.slots) or args.scenario):
+        raise UsageError("--ledger-rpc and --slots go together, and not with --scenario")
     unknown = [t for t in args.only + args.skip if not _known_token(t, contract)]
     if unknown:
-        raise UsageError(f"--only/--skip: {', '.join(unknown)} is no check id, family or method")
+        raise UsageError("--only/--skip: " + "; ".join(_did_you_mean(token, contract) for token in unknown))
     baseline = load_baseline(args.baseline, checks={spec.id for spec in REGISTRY.all()},
                              methods=set(contract.methods)) if args.baseline else None
     return RunConfig(profile=profile_named(args.profile), seed=args.seed, only=args.only, skip=args.skip,
                      keys=load_keys_file(args.keys) if args.keys else None, max_requests=args.max_requests,
-                     scenario=args.scenario, cases=scenario_cases(args.scenario) if args.scenario else None,
+                     scenario=args.scenario or (f"ledger slots {args.slots}" if args.ledger_rpc else None),
+                     cases=scenario_cases(args.scenario) if args.scenario else [] if args.ledger_rpc else None,
                      baseline=baseline, shard=args.shard,
                      target_label=None if args.target else f"bundled reference ({args.scenario or 'default'} scenario)")
+
+
+def _did_you_mean(token: str, contract: Contract) -> str:
+    """`healt is no check id, family or method; did you mean health?` (see `csi checks`)."""
+    import difflib
+
+    names = {*contract.methods, *(spec.id for spec in REGISTRY.all()), *(spec.family for spec in REGISTRY.all())}
+    close = difflib.get_close_matches(token, sorted(names), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(close)}?" if close else "; `csi checks` lists the check ids and families"
+    return f"{token} is no check id, family or method{hint}"
 
 
 def _known_token(token: str, contract: Contract) -> bool:

@@ -13,6 +13,7 @@ from harness.checks import (  # noqa: F401  (imported for registration)
     mirror,
     pagination,
     params,
+    proofs,
     schemas,
     transport,
 )

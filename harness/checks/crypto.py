@@ -1,8 +1,12 @@
-"""Family `crypto`: hashes and proofs recomputed as the ledger builds them (ledger-facts.md).
+"""Family `crypto`: hashes, values and proofs judged by the ledger's own rules (ledger-facts.md).
 
-Every CompressedAccount in any answer has its hash recomputed from its own fields; token
-accounts have their data hash recomputed from their token data; new-address proofs must fold to
-their root and bracket the address; validity proofs must name the accounts asked for.
+The spec says what the indexer answers, not how hashes, trees and proofs are built: these checks
+rest on the ledger (Basis.LEDGER, clauses `ledger-*`), except where the spec states the rule
+itself (a taken address gets no new-address proof, 4.2-M16). Every CompressedAccount in any
+answer has its hash recomputed from its own fields, its values bounded (u64, u32, field
+modulus) and, for token accounts, its data bytes read back as TokenData; new-address proofs must
+fold to their root and bracket the address in the current tree; validity proofs must prove
+exactly the elements asked, against one root per tree.
 """
 
 from __future__ import annotations
@@ -10,20 +14,27 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from harness.core.failures import Skip
+from harness.core.failures import CheckFailure, Skip
+from harness.core.model import Basis
 from harness.core.registry import answer_check, check
-from harness.engine.context import Answer, CheckContext, describe
+from harness.engine.context import Answer, CheckContext
+from harness.verify.addresses import address_taken_probes, address_tree, confirmed_taken, proof_problems, taken_inside
+from harness.verify.validity import Expected, Problem, element_problems, elements_of, key_int, root_agreement
+from harness.verify.values import bn_value, decoded_token, range_problems, token_bytes_problems
 from ledger_crypto import (
-    NonInclusionProof,
+    ROOT_HISTORY,
+    TOKEN_DISCRIMINATOR,
+    TOKEN_PROGRAM_ID,
     account_hash,
     b58decode,
     b58encode,
     token_data_hash,
-    verify_non_inclusion,
 )
 from ledger_crypto.groth16 import is_valid_compressed_proof
+from schema.jsonio import dumps
 
 ACCOUNT_FIELDS = ("hash", "owner", "tree", "leafIndex", "lamports")
+TOKEN_PROGRAM = b58encode(TOKEN_PROGRAM_ID)
 
 
 def _accounts_in(node: Any) -> Iterator[tuple[dict, dict | None]]:
@@ -44,6 +55,14 @@ def _accounts_in(node: Any) -> Iterator[tuple[dict, dict | None]]:
             yield from _accounts_in(item)
 
 
+def defer_problems(ctx: CheckContext, problems: list[Problem], answer: Answer | None,
+                   basis: Basis | None = None) -> None:
+    """Record each problem as a finding of the running check, and carry on."""
+    for problem in problems:
+        ctx.defer(CheckFailure(problem.title, expected=problem.expected, received=problem.received, answer=answer,
+                               method=answer.method if answer else None, clauses=problem.clauses, basis=basis))
+
+
 def recomputed_hash(account: dict) -> bytes:
     """The v1 account hash from the account's own fields; ValueError when a field is malformed."""
     data = account.get("data")
@@ -59,18 +78,20 @@ def recomputed_hash(account: dict) -> bytes:
     )
 
 
-@answer_check("crypto.account-hash", clauses=("2.3-R2",),
+@answer_check("crypto.account-hash", clauses=("ledger-H1",), basis=Basis.LEDGER,
               description="Each account's hash recomputes from its owner, leaf index, tree, lamports, address and data")
 def account_hashes(ctx: CheckContext, answer: Answer) -> None:
     verified = ctx.cache.setdefault("verified_hashes", set())
     for account, _ in _accounts_in(answer.result):
-        key = repr([account.get(k) for k in (*ACCOUNT_FIELDS, "address", "data")])
+        key = dumps([account.get(k) for k in (*ACCOUNT_FIELDS, "address", "data")])
         if key in verified:
+            ctx.examined("accounts")
             continue
         try:
             expected = b58encode(recomputed_hash(account))
         except (KeyError, TypeError, ValueError, OverflowError):
-            continue  # a malformed account is schema.result's finding
+            continue  # malformed or out of range: schema.result and crypto.value-ranges report it
+        ctx.examined("accounts")
         if expected != account["hash"]:
             ctx.fail("Account hash does not recompute", expected=f"hash {expected}",
                      received=f"hash {account['hash']} for leaf {account.get('leafIndex')} of {account.get('tree')}",
@@ -78,117 +99,214 @@ def account_hashes(ctx: CheckContext, answer: Answer) -> None:
         verified.add(key)
 
 
-def _frozen(state: Any) -> bool:
-    return state in ("frozen", 1)
+@answer_check("crypto.value-ranges", clauses=("ledger-H3",), basis=Basis.LEDGER,
+              description="Lamports, amounts, discriminators, slots and seqs are u64, leaf indices u32, and hashes, "
+                          "roots and leaves BN254 field elements")
+def value_ranges(ctx: CheckContext, answer: Answer) -> None:
+    if not answer.has_result:
+        return
+    seen, problems = range_problems(answer.result)
+    ctx.examined("values", seen)
+    if problems:
+        ctx.fail("Value out of range", expected="u64 (lamports, amount, discriminator, slot, seq), u32 (leaf indices), "
+                 "below the BN254 modulus r (hashes, roots, leaves)",
+                 received="; ".join(problems[:3]) + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""),
+                 answer=answer)
 
 
-@answer_check("crypto.token-data-hash", clauses=("2.5-R1", "2.6-R1"),
+def _sliced(answer: Answer) -> bool:
+    return isinstance(answer.params, dict) and answer.params.get("dataSlice") is not None
+
+
+def _token_fields(account: dict, token: dict | None, answer: Answer) -> dict | None:
+    """The token data a token account's data hash is built from: its `tokenData`, or else (an account
+    listed without it) its own data bytes when they are whole; None for other accounts."""
+    if token is not None:
+        return token
+    data = account.get("data")
+    if (account.get("owner") != TOKEN_PROGRAM or not isinstance(data, dict) or _sliced(answer)
+            or data.get("discriminator") != TOKEN_DISCRIMINATOR):
+        return None
+    return decoded_token(data.get("data"))
+
+
+@answer_check("crypto.token-data-hash", clauses=("ledger-H2",), basis=Basis.LEDGER,
               description="A token account's dataHash recomputes from its token data")
 def token_hashes(ctx: CheckContext, answer: Answer) -> None:
     for account, token in _accounts_in(answer.result):
         data = account.get("data")
-        if token is None or not isinstance(data, dict):
+        fields = _token_fields(account, token, answer) if isinstance(data, dict) else None
+        if fields is None:
             continue
         try:
             expected = b58encode(token_data_hash(
-                mint=b58decode(token["mint"], length=32), owner=b58decode(token["owner"], length=32),
-                amount=token["amount"],
-                delegate=b58decode(token["delegate"], length=32) if token.get("delegate") else None,
-                frozen=_frozen(token.get("state"))))
+                mint=b58decode(fields["mint"], length=32), owner=b58decode(fields["owner"], length=32),
+                amount=fields["amount"],
+                delegate=b58decode(fields["delegate"], length=32) if fields.get("delegate") else None,
+                frozen=fields.get("state") in ("frozen", 1)))
         except (KeyError, TypeError, ValueError, OverflowError):
-            continue
+            continue  # malformed or out of range: schema.result and crypto.value-ranges report it
+        ctx.examined("token accounts")
         if expected != data.get("dataHash"):
             ctx.fail("Token data hash does not recompute", expected=f"dataHash {expected}",
-                     received=f"dataHash {data.get('dataHash')} for token account {account.get('hash')}",
+                     received=f"dataHash {dumps(data.get('dataHash'))} for token account {account.get('hash')}",
                      answer=answer)
 
 
-def _proof_of(item: dict) -> NonInclusionProof:
-    def number(key: str) -> int:
-        return int.from_bytes(b58decode(item[key], length=32), "big")
+@answer_check("crypto.token-data-bytes", clauses=("ledger-H2",), basis=Basis.LEDGER,
+              description="A token account's data bytes are borsh TokenData equal to its tokenData")
+def token_bytes(ctx: CheckContext, answer: Answer) -> None:
+    if _sliced(answer):
+        return
+    problems = []
+    for account, token in _accounts_in(answer.result):
+        found = token_bytes_problems(account, token) if token is not None else None
+        if found is None:
+            continue
+        ctx.examined("token accounts")
+        problems += [f"token account {account.get('hash')}: {problem}" for problem in found]
+    if problems:
+        ctx.fail("Token data bytes disagree with tokenData", expected="account.data.data decodes (borsh TokenData) "
+                 "to the mint, owner, amount, delegate, state and tlv of tokenData",
+                 received="; ".join(problems[:3]), answer=answer)
 
-    return NonInclusionProof(
-        value=number("address"), low_value=number("lowerRangeAddress"), low_next_index=item["nextIndex"],
-        low_next_value=number("higherRangeAddress"), low_leaf_index=item["lowElementLeafIndex"],
-        path=tuple(b58decode(node, length=32) for node in item["proof"]),
-        root=b58decode(item["root"], length=32), root_seq=item["rootSeq"])
 
-
-@check("crypto.new-address-proof", clauses=("4.2-M16", "2.9-R1"),
-       description="New-address proofs fold to their root and bracket the address")
+@check("crypto.new-address-proof", clauses=("ledger-T2", "4.2-M16"), basis=Basis.LEDGER,
+       description="New-address proofs have 26 nodes folding to one root per tree, bracket the address, and leave "
+                   "no address the target holds inside their range")
 def new_address_proofs(ctx: CheckContext) -> None:
-    addresses = [ctx.fresh_pubkey() for _ in range(2)]
-    answer = ctx.call("getMultipleNewAddressProofs", addresses)
-    items = answer.value
-    if not isinstance(items, list) or len(items) != len(addresses):
-        ctx.fail("No proof per address", expected=f"{len(addresses)} NewAddressProof items",
-                 received=describe(answer), answer=answer)
-    for address, item in zip(addresses, items, strict=True):
-        try:
-            proof = _proof_of(item)
-        except (KeyError, TypeError, ValueError):
-            continue  # malformed items are schema.result's finding
-        if item.get("address") != address or not verify_non_inclusion(proof, height=len(proof.path) or 26):
-            ctx.fail("Non-inclusion proof does not verify",
-                     expected="low element's leaf folds to root and lowerRange < address < higherRange",
-                     received=f"proof for {item.get('address')} (asked {address}) fails", answer=answer)
+    tree = address_tree(ctx)
+    taken = [address for address, _ in confirmed_taken(ctx)]
+    asked = [ctx.fresh_pubkey() for _ in range(2)]
+    answer = ctx.call("getMultipleNewAddressProofs", asked)
+    judged, problems = proof_problems(asked, answer.value, tree)
+    defer_problems(ctx, problems + taken_inside(answer.value, taken), answer)
+    ctx.examined("proofs", judged)
+    neighbours = [b58encode((int.from_bytes(b58decode(a, length=32), "big") + 1).to_bytes(32, "big")) for a in taken]
+    if neighbours:  # the low element of address + 1 is the address itself: a stale low element shows here
+        near = ctx.call("getMultipleNewAddressProofs", neighbours)
+        if near.has_result:
+            judged, problems = proof_problems(neighbours, near.value, tree)
+            defer_problems(ctx, problems + taken_inside(near.value, taken), near)
+            ctx.examined("proofs", judged)
 
 
 @check("crypto.address-taken", clauses=("4.2-M16",),
-       description="An address that is already taken gets no new-address proof")
+       description="An address the target holds gets no new-address proof")
 def address_taken(ctx: CheckContext) -> None:
-    taken = ctx.keys["addresses"][:1]
-    if not taken:
+    probes = address_taken_probes(ctx)
+    if not probes:
         raise Skip("no taken address discovered")
-    answer = ctx.call("getMultipleNewAddressProofs", taken)
-    if answer.has_result:
-        ctx.fail("Proof for a taken address", expected="an error: the address exists",
-                 received=describe(answer), answer=answer)
+    for address, answer in probes:
+        ctx.examined("addresses")
+        if answer.has_result:
+            ctx.defer(CheckFailure("Proof for a taken address", expected=f"an error: {address} is taken",
+                                   received=dumps(answer.result)[:300], answer=answer, method=answer.method))
 
 
-def _as_hash(value: Any) -> str | None:
-    if isinstance(value, str):
-        return value
-    if type(value) is int and 0 <= value < 2**256:
-        return b58encode(value.to_bytes(32, "big"))
-    return None
-
-
-@check("crypto.validity-proof", clauses=("4.2-M17", "2.10-R1"),
-       description="A validity proof's leaves, leaf indices and trees are those of the accounts asked for")
-def validity_proof(ctx: CheckContext) -> None:
-    accounts = [a for a in ctx.keys.accounts.values()][:2]
-    if not accounts:
-        raise Skip("no live account discovered")
-    answer = ctx.call("getValidityProof", {"hashes": [a["hash"] for a in accounts]})
-    value = answer.value
-    if not isinstance(value, dict):
-        ctx.fail("No validity proof", expected="a ValidityProofWithContext", received=describe(answer),
-                 answer=answer)
-    leaves = [_as_hash(leaf) for leaf in value.get("leaves") or []]
-    expected = [a["hash"] for a in accounts]
-    if leaves[: len(expected)] != expected:
-        ctx.fail("Proof leaves are not the accounts", expected=repr(expected), received=repr(leaves), answer=answer)
-    if (value.get("leafIndices") or [])[: len(accounts)] != [a["leafIndex"] for a in accounts]:
-        ctx.fail("Proof leaf indices wrong", expected=repr([a["leafIndex"] for a in accounts]),
-                 received=repr(value.get("leafIndices")), answer=answer)
-    trees = value.get("merkleTrees")
-    if trees is not None and trees[: len(accounts)] != [a["tree"] for a in accounts]:
-        ctx.fail("Proof trees wrong", expected=repr([a["tree"] for a in accounts]), received=repr(trees),
-                 answer=answer)
-
-
-@answer_check("crypto.proof-points", clauses=("2.10-R1", "2.10-R2"),
+@answer_check("crypto.proof-points", clauses=("ledger-P1",), basis=Basis.LEDGER,
               description="A compressedProof {a, b, c} holds well-formed compressed BN254 curve points")
 def proof_points(ctx: CheckContext, answer: Answer) -> None:
-    if answer.method != "getValidityProof" or not isinstance(answer.value, dict):
+    value = answer.value
+    if answer.method != "getValidityProof" or not isinstance(value, dict) or "compressedProof" not in value:
         return
-    proof = answer.value.get("compressedProof")
-    if not isinstance(proof, dict) or not {"a", "b", "c"} <= set(proof):
-        return  # null, or another reading of compressed-proof-shape
+    proof = value["compressedProof"]
+    if proof is None:
+        return  # allowed by §2.10; nothing to judge here (verifying a proof is another check's)
+    ctx.examined("proofs")
     problems = is_valid_compressed_proof(proof)
     if problems:
         ctx.fail("Malformed proof points", expected="a: G1 (32 bytes), b: G2 (64 bytes), c: G1 (32 bytes) on BN254",
                  received="; ".join(problems[:3]), answer=answer)
 
 
+
+def _live_accounts(ctx: CheckContext) -> list[dict]:
+    """Accounts discovery saw live (owners' lists, token owners' lists), with a leaf index and tree."""
+    closed = set(ctx.keys["closed_hashes"])
+    found = dict(ctx.keys.accounts)
+    for hash_, item in ctx.keys.token_accounts.items():
+        found.setdefault(hash_, item.get("account"))
+    return [a for h, a in found.items() if h not in closed and isinstance(a, dict)
+            and type(a.get("leafIndex")) is int and isinstance(a.get("tree"), str)]
+
+
+def _plans(ctx: CheckContext, live: int) -> list[tuple[int, int]]:
+    """(accounts, new addresses) of each proof asked: every count §8 accepts, and combined proofs."""
+    method = ctx.method("getValidityProof")
+    hashes = [n for n in method.limit_for("hashes").counts if n <= live]
+    addresses = list(method.limit_for("newAddressesWithTrees").counts)
+    combined = [(1, 1), (2, 2)][: min(live, 2)]
+    return [(n, 0) for n in hashes] + [(0, n) for n in addresses] + combined
+
+
+def _address_expectations(ctx: CheckContext, addresses: list[str], tree: str | None, slot: int | None) -> list:
+    """What the address part must be: the address as leaf, and (when getMultipleNewAddressProofs
+    answers at the proof's slot) the low element's index, the root and its root index."""
+    if not addresses:
+        return []
+    answer = ctx.call("getMultipleNewAddressProofs", addresses)
+    items = answer.value if isinstance(answer.value, list) and len(answer.value) == len(addresses) else None
+    same = items is not None and slot is not None and answer.context_slot == slot
+    expected = []
+    for i, address in enumerate(addresses):
+        item = items[i] if same and isinstance(items[i], dict) else {}
+        index, seq = item.get("lowElementLeafIndex"), item.get("rootSeq")
+        expected.append(Expected("address", address, key_int(address), index if type(index) is int else None, tree,
+                                 bn_value(item.get("root")) if "root" in item else None,
+                                 seq % ROOT_HISTORY if type(seq) is int else None))
+    return expected
+
+
+def _moved(ctx: CheckContext, accounts: list[dict]) -> str | None:
+    """Why the proof cannot be judged against discovery (an account consumed or changed since), or None."""
+    for account in accounts:
+        now = ctx.call("getCompressedAccount", {"hash": account["hash"]}).value
+        if not isinstance(now, dict) or any(now.get(k) != account[k] for k in ("hash", "leafIndex", "tree")):
+            return f"account {account['hash']} is no longer live as discovery saw it"
+    return None
+
+
+def _judge_proof(ctx: CheckContext, accounts: list[dict], addresses: list[str], tree: str | None) -> str | None:
+    """Ask one validity proof and judge it; a note when it could not be judged, else None."""
+    params: dict[str, Any] = {}
+    if accounts:
+        params["hashes"] = [a["hash"] for a in accounts]
+    if addresses:
+        params["newAddressesWithTrees"] = [{"address": address, "tree": tree} for address in addresses]
+    what = f"{len(accounts)} accounts with {len(addresses)} new addresses"
+    answer = ctx.call("getValidityProof", params)
+    if not answer.has_result:
+        return f"{what}: {_moved(ctx, accounts) or 'refused'} (the limits checks judge refusals)"
+    expected = [Expected("account", a["hash"], key_int(a["hash"]), a["leafIndex"], a["tree"]) for a in accounts]
+    expected += _address_expectations(ctx, addresses, tree, answer.context_slot)
+    elements, problems = elements_of(answer.value, len(expected))
+    if elements:
+        slot = answer.context_slot
+        known = ctx.cache.setdefault("tree_states", {}).setdefault(slot, {}) if slot is not None else {}
+        problems = element_problems(elements, expected) + root_agreement(elements, known)
+    if problems and accounts:
+        moved = _moved(ctx, accounts)
+        if moved:
+            return f"{what}: {moved}"
+    defer_problems(ctx, problems, answer)
+    ctx.examined("proofs")
+    return None
+
+
+@check("crypto.validity-proof", clauses=("ledger-P3", "ledger-T1", "ledger-T2", "4.2-M17"), basis=Basis.LEDGER,
+       description="Validity proofs of every accepted count prove exactly the accounts and new addresses asked, "
+                   "with one root per tree in the root history")
+def validity_proof(ctx: CheckContext) -> None:
+    live = _live_accounts(ctx)
+    tree = address_tree(ctx)
+    notes, judged = [], 0
+    for accounts, addresses in _plans(ctx, len(live)):
+        if addresses and tree is None:
+            notes.append("getMultipleNewAddressProofs named no address tree")
+            continue
+        note = _judge_proof(ctx, live[:accounts], [ctx.fresh_pubkey() for _ in range(addresses)], tree)
+        notes += [note] if note else []
+        judged += note is None
+    if notes or not judged:  # after some proofs were judged, the reasons are kept for the others
+        raise Skip("; ".join(dict.fromkeys(notes)) or "no live account discovered")

@@ -4,6 +4,9 @@ With `csi run --scenario NAME|FILE` the target has loaded the scenario and a ref
 holds it too; the same requests go to both and the answers are compared after the normalizers
 of `harness.differential.normalize`. A vendor learns not only that an answer is well formed but
 that it is right. Without `--scenario` there is nothing to compare with, and both checks SKIP.
+
+Each check counts what it compared (`cases`, `requests`, and the `pages` of walked lists); a
+reading the target follows never hides a value (`harness.differential.replay.judge`).
 """
 
 from __future__ import annotations
@@ -13,11 +16,10 @@ from typing import Any
 
 from cases.invariants import check_invariant
 from cases.loader import load_cases
-from harness.checks.samples import sample_params_or_none
 from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis
 from harness.core.registry import check
-from harness.differential.compare import canonical, differences
+from harness.differential.compare import differences
 from harness.differential.normalize import READINGS, normalize
 from harness.differential.replay import (
     OUTCOME,
@@ -31,17 +33,14 @@ from harness.differential.replay import (
     send_both,
     walk,
 )
+from harness.differential.requests import generated_params
 from harness.engine.context import Answer, CheckContext, DifferenceFailure
 from harness.target import OMIT
 from schema import Clause, Method
 
-__all__ = ["case_basis", "each", "generated", "generated_params", "observe_tag", "replay_cases", "scenario_cases"]
+__all__ = ["case_basis", "each", "generated", "observe_tag", "replay_cases", "scenario_cases"]
 
 METHOD_ROWS = tuple(f"4.2-M{row}" for row in range(1, 20))
-PICKS = 3
-"""Discovered keys asked about per method in generated requests."""
-GENERATED_PAGE = 4
-"""Page size of generated list requests: small, so every list is walked over a few pages."""
 ENVELOPE = frozenset({"jsonrpc", "id", "method", "params"})
 
 
@@ -54,28 +53,31 @@ def replay_cases(ctx: CheckContext) -> None:
     invariant; §4.2 states what each method answers. Fails when a case's answers differ."""
     stale: list[str] = []
     try:
-        each(ctx, _scenario_cases(ctx), lambda case: _replay_case(ctx, case, stale), lambda case: case.name)
+        each(ctx, _scenario_cases(ctx), lambda case: _replay_case(ctx, case, stale), lambda case: case.name,
+             kind="cases", method=lambda case: case.method)
     finally:
         if stale:
             ctx.notes.append(f"{len(stale)} case(s) recorded an answer the live reference no longer gives "
                              f"({', '.join(stale[:5])}{', …' if len(stale) > 5 else ''}): run `csi cases fill`")
 
 
-def each(ctx: CheckContext, items: Iterable[Any], judge_one: Callable[[Any], CheckFailure | None],
-         name: Callable[[Any], str]) -> None:
-    """Judge every item, recording each failure without stopping; `Skip` only when nothing could be
-    judged. A run that stopped asking the target, or spent its budget, ends the loop at once."""
+def each(ctx: CheckContext, items: Iterable[Any], judge_one: Callable[[Any], list[CheckFailure]],
+         name: Callable[[Any], str], *, kind: str, method: Callable[[Any], str | None]) -> None:
+    """Judge every item, recording each failure without stopping and counting each item judged as
+    one `kind` examined; `Skip` only when nothing could be judged. A run that stopped asking the
+    target, or spent its budget, ends the loop at once."""
     skipped, judged = [], 0
     for item in items:
         try:
-            failure = judge_one(item)
+            failures = judge_one(item)
         except Skip as skip:
             if ctx.stopped or _budget_spent(ctx):
                 raise
             skipped.append(f"{name(item)}: {skip.reason}")
             continue
         judged += 1
-        if failure is not None:
+        ctx.examined(kind, method=method(item))
+        for failure in failures:
             ctx.defer(failure)
     if not judged:
         raise Skip("; ".join(skipped[:3]) or "nothing to compare")
@@ -100,7 +102,7 @@ def _budget_spent(ctx: CheckContext) -> bool:
     return ctx.max_requests is not None and ctx.target.requests_sent >= ctx.max_requests
 
 
-def _replay_case(ctx: CheckContext, case: Any, stale: list[str]) -> CheckFailure | None:
+def _replay_case(ctx: CheckContext, case: Any, stale: list[str]) -> list[CheckFailure]:
     replay, exact = _replay(ctx, case.request, case.method)
     if case.ambiguity:
         observe_tag(ctx, case, replay)
@@ -110,15 +112,19 @@ def _replay_case(ctx: CheckContext, case: Any, stale: list[str]) -> CheckFailure
         if case.response is not None and _differs(ctx, case.method, case.response, exact.body):
             stale.append(case.name)
         return judge(ctx, replay, basis=basis, clauses=clauses, ambiguity=case.ambiguity)
-    failure = judge_outcome(ctx, replay, basis=basis, clauses=clauses, ambiguity=case.ambiguity)
-    if failure is None and case.mode == "schema":
-        failure = _schema(ctx, replay.target.answer, clauses)
-    elif failure is None and case.invariant:
-        failure = _invariant(ctx, case, replay, basis, clauses)
-    if failure is None and outcome(replay.target.answer) == outcome(replay.reference.answer) == "error":
+    failures = judge_outcome(ctx, replay, basis=basis, clauses=clauses, ambiguity=case.ambiguity)
+    kinds = {outcome(replay.target.answer), outcome(replay.reference.answer)}
+    if not failures and case.mode == "schema":
+        failures = _schema(ctx, replay.target.answer, clauses)
+        if case.ambiguity and kinds == {"result"}:
+            # the point is open, not the values: once both readings are brought to one, they must match
+            failures += judge(ctx, replay, basis=basis, clauses=clauses, ambiguity=case.ambiguity)
+    elif not failures and case.invariant:
+        failures = _invariant(ctx, case, replay, basis, clauses)
+    if not failures and kinds == {"error"}:
         # the case asks only for an error; the code is still worth knowing, as observed practice (7-R5)
-        failure = judge(ctx, replay, basis=Basis.OBSERVED, clauses=clauses, ambiguity=case.ambiguity)
-    return failure
+        failures = judge(ctx, replay, basis=Basis.OBSERVED, clauses=clauses, ambiguity=case.ambiguity)
+    return failures
 
 
 def observe_tag(ctx: CheckContext, case: Any, replay: Replay) -> None:
@@ -188,40 +194,40 @@ def _silent(clause: Clause) -> bool:
 
 
 def judge_outcome(ctx: CheckContext, replay: Replay, *, basis: Basis, clauses: tuple[str, ...],
-                  ambiguity: str | None) -> DifferenceFailure | None:
+                  ambiguity: str | None) -> list[CheckFailure]:
     """For schema and invariant cases: only the kind of answer (result or error) must match."""
     answered(replay)
     target, reference = outcome(replay.target.answer), outcome(replay.reference.answer)
     if target == reference:
-        return None
+        return []
     sides = [normalize(ctx.contract, replay.method, side.body, READINGS)[0] for side in (replay.target,
                                                                                         replay.reference)]
     gaps = reading_gaps(ctx.contract, replay.method, *sides, ambiguity)
-    return DifferenceFailure(OUTCOME, reference=replay.reference.answer.body,
-                             basis=Basis.AMBIGUITY if gaps else basis, answer=replay.target.answer,
-                             method=replay.method, clauses=clauses,
-                             expected=f"an answer of the reference's kind ({reference})", received=target)
+    return [DifferenceFailure(OUTCOME, reference=replay.reference.answer.body,
+                              basis=Basis.AMBIGUITY if gaps else basis, answer=replay.target.answer,
+                              method=replay.method, clauses=clauses,
+                              expected=f"an answer of the reference's kind ({reference})", received=target)]
 
 
-def _schema(ctx: CheckContext, answer: Answer, clauses: tuple[str, ...]) -> CheckFailure | None:
+def _schema(ctx: CheckContext, answer: Answer, clauses: tuple[str, ...]) -> list[CheckFailure]:
     if outcome(answer) != "result" or answer.method not in ctx.contract.methods:
-        return None
+        return []
     problems = ctx.contract.response_validator(answer.method, ctx.readings).violations(answer.body)
     if not problems:
-        return None
-    return CheckFailure("Case answer breaks the contract", expected=f"a {answer.method} answer as the contract "
+        return []
+    return [CheckFailure("Case answer breaks the contract", expected=f"a {answer.method} answer as the contract "
                         "describes", received="; ".join(str(p) for p in problems[:5]), basis=Basis.SPEC,
-                        answer=answer, method=answer.method, clauses=clauses)
+                        answer=answer, method=answer.method, clauses=clauses)]
 
 
 def _invariant(ctx: CheckContext, case: Any, replay: Replay, basis: Basis,
-               clauses: tuple[str, ...]) -> CheckFailure | None:
+               clauses: tuple[str, ...]) -> list[CheckFailure]:
     problem = check_invariant(case.invariant, replay.target.answer.body)
     if problem is None:
-        return None
-    return DifferenceFailure("Case invariant broken", reference=replay.reference.answer.body, basis=basis,
-                             answer=replay.target.answer, method=replay.method, clauses=clauses,
-                             expected=f"invariant {case.invariant}", received=problem)
+        return []
+    return [DifferenceFailure("Case invariant broken", reference=replay.reference.answer.body, basis=basis,
+                              answer=replay.target.answer, method=replay.method, clauses=clauses,
+                              expected=f"invariant {case.invariant}", received=problem)]
 
 
 # -- generated requests -------------------------------------------------------------------------
@@ -237,10 +243,10 @@ def generated(ctx: CheckContext, method: Method) -> None:
     if not requests:
         raise Skip(f"no discovered key to ask {method.name} about")
     each(ctx, enumerate(requests), lambda item: _generated_one(ctx, method, *item),
-         lambda item: f"{method.name} request {item[0]}")
+         lambda item: f"{method.name} request {item[0]}", kind="requests", method=lambda item: method.name)
 
 
-def _generated_one(ctx: CheckContext, method: Method, index: int, params: Any) -> CheckFailure | None:
+def _generated_one(ctx: CheckContext, method: Method, index: int, params: Any) -> list[CheckFailure]:
     request_id = f"csi-diff-{method.name}-{index}"
     if method.pagination is not None and isinstance(params, dict):
         replay = walk(ctx, method, params, id=request_id)
@@ -248,20 +254,3 @@ def _generated_one(ctx: CheckContext, method: Method, index: int, params: Any) -
         replay = ask(ctx, method.name, params, id=request_id)
     basis = Basis.SPEC if outcome(replay.reference.answer) == "result" else Basis.OBSERVED
     return judge(ctx, replay, basis=basis, clauses=(method.clause,))
-
-
-def generated_params(ctx: CheckContext, method: Method) -> list[Any]:
-    """Params about up to `PICKS` discovered keys; lists in pages of `GENERATED_PAGE` where a cursor
-    lets them be walked."""
-    if method.params_kind == "none":
-        return [OMIT]
-    chosen: dict[str, Any] = {}
-    for pick in range(PICKS):
-        params = sample_params_or_none(ctx, method, pick=pick)
-        if params is None:
-            continue
-        if method.pagination is not None and method.pagination.cursor_shown and isinstance(params, dict):
-            params = {**params, "limit": GENERATED_PAGE}
-        chosen.setdefault(canonical(params), params)
-    return list(chosen.values())
-

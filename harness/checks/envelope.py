@@ -7,11 +7,13 @@ those checks rest on `Basis.JSON_RPC` (WARN in the spec profile).
 
 from __future__ import annotations
 
+from harness.checks.pages import shown
+from harness.checks.schemas import closest_violations, schema_document, violations_text
 from harness.checks.support import is_envelope
 from harness.core.model import Basis
 from harness.core.registry import answer_check, check
 from harness.engine.context import Answer, CheckContext, describe
-from harness.target import NOT_JSON
+from harness.target import NOT_JSON, Exchange
 
 JSON_RPC = "2.0"
 
@@ -19,9 +21,12 @@ JSON_RPC = "2.0"
 @answer_check("envelope.jsonrpc-member", clauses=("4.1-R6", "9-R1"),
               description='Every JSON-RPC answer carries `jsonrpc: "2.0"`')
 def jsonrpc_member(ctx: CheckContext, answer: Answer) -> None:
-    if is_envelope(ctx, answer) and answer.body.get("jsonrpc") != JSON_RPC:
-        ctx.fail("Wrong jsonrpc member", expected='"jsonrpc": "2.0"',
-                 received=repr(answer.body.get("jsonrpc", "(absent)")), answer=answer)
+    if not is_envelope(ctx, answer):
+        return
+    if answer.body.get("jsonrpc") != JSON_RPC:
+        received = shown(answer.body["jsonrpc"]) if "jsonrpc" in answer.body else "no `jsonrpc` member"
+        ctx.fail("Wrong jsonrpc member", expected='/jsonrpc: "2.0"', received=f"/jsonrpc: {received}", answer=answer)
+    ctx.examined("answers")
 
 
 @answer_check("envelope.result-xor-error", clauses=("4.1-R6", "7-R1"),
@@ -32,16 +37,20 @@ def result_xor_error(ctx: CheckContext, answer: Answer) -> None:
     members = [m for m in ("result", "error") if m in answer.body]
     if len(members) != 1:
         ctx.fail("Not exactly one of result and error", expected="exactly one of `result`, `error`",
-                 received=f"{members or 'neither'}", answer=answer)
+                 received=" and ".join(f"`{m}`" for m in members) or "neither", answer=answer)
+    ctx.examined("answers")
 
 
 @answer_check("envelope.id-echoed", clauses=("4.1-R4", "4.1-R6"),
               description="The request `id` comes back unchanged in the answer")
 def id_echoed(ctx: CheckContext, answer: Answer) -> None:
+    if not is_envelope(ctx, answer):
+        return
     sent = answer.exchange.request.get("id") if isinstance(answer.exchange.request, dict) else None
-    if is_envelope(ctx, answer) and answer.body.get("id") != sent:
-        ctx.fail("Request id not echoed", expected=f"id {sent!r}", received=f"id {answer.body.get('id')!r}",
-                 answer=answer)
+    if answer.body.get("id") != sent or type(answer.body.get("id")) is not type(sent):
+        ctx.fail("Request id not echoed", expected=f"/id: {shown(sent)}",
+                 received=f"/id: {shown(answer.body.get('id'))}", answer=answer)
+    ctx.examined("answers")
 
 
 @answer_check("envelope.error-object", clauses=("7-R1",),
@@ -49,32 +58,49 @@ def id_echoed(ctx: CheckContext, answer: Answer) -> None:
 def error_object(ctx: CheckContext, answer: Answer) -> None:
     if not is_envelope(ctx, answer) or "error" not in answer.body:
         return
-    problems = ctx.contract.validator("Error", ctx.readings).violations(answer.body)
+    problems = ctx.contract.validator("Error").violations(answer.body)
     if problems:
+        found = closest_violations(ctx, schema_document(ctx, "Error"), problems, answer.body)
         ctx.fail("Malformed error object", expected="{id, jsonrpc, error: {code: integer, message: string}}",
-                 received="; ".join(str(p) for p in problems[:3]), answer=answer)
+                 received=violations_text(found), answer=answer)
+    ctx.examined("answers")
 
 
 @check("envelope.numeric-id", clauses=("4.1-R4",), basis=Basis.JSON_RPC,
        description="A numeric request id is echoed as the same number (JSON-RPC 2.0)")
 def numeric_id(ctx: CheckContext) -> None:
-    answer = ctx.call("getIndexerSlot", id=2**53 + 7)
-    if not isinstance(answer.body, dict) or answer.body.get("id") != 2**53 + 7 or type(answer.body["id"]) is not int:
-        ctx.fail("Numeric id not echoed", expected=f"id {2**53 + 7} (an exact integer)",
-                 received=describe(answer), answer=answer)
+    sent = 2**53 + 7
+    answer = ctx.call("getIndexerSlot", id=sent)
+    if not isinstance(answer.body, dict) or answer.body.get("id") != sent or type(answer.body["id"]) is not int:
+        ctx.fail("Numeric id not echoed", expected=f"/id: {sent} (an exact integer)", received=describe(answer),
+                 answer=answer)
+    ctx.examined("answers")
 
 
-def _raw_error(ctx: CheckContext, payload, title: str, code: int, *, expect_null_id: bool = False) -> None:
+def _sent_and_got(exchange: Exchange) -> str:
+    """What came back to a raw payload, as JSON or as the text it was."""
+    if exchange.error:
+        return f"transport error: {exchange.error}"
+    if exchange.json is NOT_JSON:
+        return f"HTTP {exchange.status}, not JSON: {shown(exchange.body[:200].decode('utf-8', 'replace'))}"
+    return f"HTTP {exchange.status}, {shown(exchange.json, 300)}"
+
+
+def _raw_error(ctx: CheckContext, payload: object, title: str, code: int, *, expect_null_id: bool = False) -> None:
+    """A malformed request must get a JSON-RPC error with `code` (JSON-RPC 2.0); a result breaks the spec."""
     exchange = ctx.send(payload)
     body = exchange.json
-    if exchange.error or body is NOT_JSON or not isinstance(body, dict) or not isinstance(body.get("error"), dict):
-        ctx.fail(title, expected=f"a JSON-RPC error object with code {code}",
-                 received=exchange.error or f"HTTP {exchange.status}: {exchange.body[:200]!r}", basis=Basis.JSON_RPC)
-    if "result" in body:
-        ctx.fail(title, expected="no result for a malformed request", received=repr(body)[:300], basis=Basis.SPEC)
+    if isinstance(body, dict) and "result" in body:
+        ctx.fail(title, expected="no result for a malformed request", received=_sent_and_got(exchange),
+                 basis=Basis.SPEC)
+    if not isinstance(body, dict) or not isinstance(body.get("error"), dict):
+        ctx.fail(title, expected=f"a JSON-RPC error object with code {code}", received=_sent_and_got(exchange),
+                 basis=Basis.JSON_RPC)
     if body["error"].get("code") != code or (expect_null_id and body.get("id") is not None):
-        ctx.fail(title, expected=f"code {code}" + (" and id null" if expect_null_id else ""),
-                 received=f"code {body['error'].get('code')!r}, id {body.get('id')!r}", basis=Basis.JSON_RPC)
+        ctx.fail(title, expected=f"/error/code: {code}" + (" and /id: null" if expect_null_id else ""),
+                 received=f"/error/code: {shown(body['error'].get('code'))}, /id: {shown(body.get('id'))}",
+                 basis=Basis.JSON_RPC)
+    ctx.examined("answers")
 
 
 @check("envelope.parse-error", clauses=("4.1-R3", "7-R1"), basis=Basis.JSON_RPC,
@@ -98,8 +124,9 @@ def unknown_method(ctx: CheckContext) -> None:
     if answer.has_result:
         ctx.fail("Unknown method answered", expected="an error", received=describe(answer), answer=answer)
     if answer.error is None or answer.error.get("code") != -32601:
-        ctx.fail("Unknown method not -32601", expected="error code -32601", received=describe(answer),
+        ctx.fail("Unknown method not -32601", expected="/error/code: -32601", received=describe(answer),
                  answer=answer, basis=Basis.JSON_RPC)
+    ctx.examined("answers")
 
 
 @check("envelope.notification", clauses=("4.1-R4",), basis=Basis.JSON_RPC,
@@ -107,11 +134,10 @@ def unknown_method(ctx: CheckContext) -> None:
 def notification(ctx: CheckContext) -> None:
     exchange = ctx.send({"jsonrpc": JSON_RPC, "method": "getIndexerSlot"})
     if exchange.error or (exchange.status or 0) >= 500:
-        ctx.fail("Notification failed", expected="HTTP 200/204 with no body",
-                 received=exchange.error or f"HTTP {exchange.status}")
+        ctx.fail("Notification failed", expected="HTTP 200/204 with no body", received=_sent_and_got(exchange))
     if exchange.body.strip() and isinstance(exchange.json, dict) and "result" in exchange.json:
-        ctx.fail("Notification answered", expected="no answer body", received=exchange.body[:200].decode("utf-8",
-                 "replace"))
+        ctx.fail("Notification answered", expected="no answer body", received=_sent_and_got(exchange))
+    ctx.examined("answers")
 
 
 @check("envelope.batch", clauses=("4.1-R4",), basis=Basis.JSON_RPC,
@@ -120,7 +146,8 @@ def batch(ctx: CheckContext) -> None:
     requests = [{"jsonrpc": JSON_RPC, "id": f"csi-batch-{i}", "method": "getIndexerSlot"} for i in range(2)]
     exchange = ctx.send(requests)
     body = exchange.json
-    if not isinstance(body, list) or sorted(str(item.get("id")) for item in body if isinstance(item, dict)) != [
-            "csi-batch-0", "csi-batch-1"]:
+    ids = sorted(str(item.get("id")) for item in body if isinstance(item, dict)) if isinstance(body, list) else None
+    if ids != ["csi-batch-0", "csi-batch-1"]:
         ctx.fail("Batch not answered", expected="an array of two answers with ids csi-batch-0 and csi-batch-1",
-                 received=exchange.error or repr(body if body is not NOT_JSON else exchange.body[:200])[:300])
+                 received=_sent_and_got(exchange))
+    ctx.examined("answers")

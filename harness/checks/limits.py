@@ -1,19 +1,38 @@
-"""Family `limits`: §4.3 and §8 counts accepted and refused at each edge, and `limit` bounds."""
+"""Family `limits`: §4.3 and §8 counts accepted and refused at each edge, and `limit` bounds.
+
+What the spec leaves open is not judged as a spec rule: whether an empty list counts as given
+(ambiguity empty-address-list) and whether `hashes` is required beside new addresses
+(validity-hashes-required) are recorded as readings; the address tree is the one the target
+names, never an assumed default. Live targets move: a refusal is a finding only once the
+accounts asked are re-read and still live.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from harness.checks.params import expect_refusal
 from harness.checks.samples import items_of, sample_params
 from harness.core.failures import Skip
 from harness.core.model import Basis
 from harness.core.registry import check
-from harness.engine.context import CheckContext, describe
+from harness.engine.context import Answer, CheckContext, describe
+from harness.verify.addresses import address_tree
 from schema import Method
 
 
 def _live_hashes(ctx: CheckContext) -> list[str]:
     closed = set(ctx.keys["closed_hashes"])
     return [h for h in ctx.keys["hashes"] if h not in closed]
+
+
+def _gone(ctx: CheckContext, hashes: list[str]) -> str | None:
+    """The first hash that is no longer a live account (re-read now), or None when all still are."""
+    for hash_ in dict.fromkeys(hashes):
+        value = ctx.call("getCompressedAccount", {"hash": hash_}).value
+        if not isinstance(value, dict) or value.get("hash") != hash_:
+            return hash_
+    return None
 
 
 @check("limits.validity-hashes", clauses=("8-L1", "4.3-R1", "4.3-P1", "7-C2"),
@@ -25,39 +44,79 @@ def validity_hashes(ctx: CheckContext, method: Method) -> None:
     if not hashes:
         raise Skip("no live account hash discovered")
     inside, outside = limit.edges()
-    untested = [n for n in inside if n > len(hashes)]
+    notes = [f"counts {[n for n in inside if n > len(hashes)]} need more live accounts than the "
+             f"{len(hashes)} discovered"] if any(n > len(hashes) for n in inside) else []
     for count in (n for n in inside if n <= len(hashes)):
         answer = ctx.call(method.name, {"hashes": hashes[:count]})
         if not answer.has_result:
+            gone = _gone(ctx, hashes[:count])
+            if gone:
+                notes.append(f"{count} hashes not judged: account {gone} was consumed since discovery")
+                continue
             ctx.fail(f"{count} hashes refused", expected=f"a proof for {count} live accounts",
                      received=describe(answer), answer=answer)
+        ctx.examined("counts")
     for count in outside:
         chosen = [hashes[i % len(hashes)] for i in range(count)]
         expect_refusal(ctx, ctx.call(method.name, {"hashes": chosen}), f"{count} hashes")
-    if untested:
-        raise Skip(f"counts {untested} need more live accounts than the {len(hashes)} discovered")
+    if notes:
+        raise Skip("; ".join(notes))
 
 
-def _address_tree(ctx: CheckContext, method: Method) -> str:
-    return method.observed.get("default_address_tree", ctx.fresh_pubkey())
+def _addresses(ctx: CheckContext, tree: str, count: int) -> list[dict]:
+    return [{"address": ctx.fresh_pubkey(), "tree": tree} for _ in range(count)]
+
+
+def _empty_list_reading(ctx: CheckContext, method: Method, hashes: list[str]) -> None:
+    """`newAddressesWithTrees: []` beside one live hash: a proof reads the empty list as absent, an
+    error as a list given with a count of 0. The spec allows both (ambiguity empty-address-list)."""
+    answer = ctx.call(method.name, {"hashes": hashes[:1], "newAddressesWithTrees": []})
+    if not answer.has_result and (answer.error is None or _gone(ctx, hashes[:1])):
+        return  # a transport or 5xx fault (other checks report it), or the account was consumed meanwhile
+    reading = "same-as-absent" if answer.has_result else "refused"
+    ctx.observe("empty-address-list", (reading,))
+    ctx.examined("readings")
+    observed = ctx.contract.ambiguity("empty-address-list").observed
+    if reading != observed:
+        ctx.fail("Empty address list read otherwise", expected=f"either reading (observed practice: {observed})",
+                 received=f"reading {reading}: {describe(answer)}", answer=answer, basis=Basis.AMBIGUITY,
+                 clauses=("4.3-R2", "4.3-P2"))
+
+
+def _accepted(ctx: CheckContext, method: Method, params: dict[str, Any], hashes: list[str]) -> tuple[Answer, str]:
+    """The answer to new addresses alone, or (when refused and a live hash is known) beside one hash:
+    a target reading `hashes` as required (ambiguity validity-hashes-required) refuses them alone."""
+    answer = ctx.call(method.name, params)
+    if answer.has_result or not hashes:
+        return answer, "optional"
+    combined = ctx.call(method.name, {"hashes": hashes[:1], **params})
+    return (combined, "required") if combined.has_result else (answer, "optional")
 
 
 @check("limits.validity-addresses", clauses=("8-L2", "4.3-R2", "4.3-P2", "7-C2"),
-       description="getValidityProof accepts 1 or 2 new addresses and refuses 3",
+       description="getValidityProof accepts 1 or 2 new addresses in the target's address tree and refuses 3",
        methods=lambda m: m.limit_for("newAddressesWithTrees") is not None)
 def validity_addresses(ctx: CheckContext, method: Method) -> None:
     limit = method.limit_for("newAddressesWithTrees")
-    tree = _address_tree(ctx, method)
+    tree = address_tree(ctx)
+    if tree is None:
+        raise Skip("getMultipleNewAddressProofs named no address tree to create addresses in")
+    hashes = _live_hashes(ctx)
     inside, outside = limit.edges()
+    beside: dict[str, Any] = {}
     for count in inside:
-        elements = [{"address": ctx.fresh_pubkey(), "tree": tree} for _ in range(count)]
-        answer = ctx.call(method.name, {"newAddressesWithTrees": elements})
+        answer, reading = _accepted(ctx, method, {"newAddressesWithTrees": _addresses(ctx, tree, count)}, hashes)
         if not answer.has_result:
-            ctx.fail(f"{count} new addresses refused", expected=f"a proof for {count} new addresses",
+            ctx.fail(f"{count} new addresses refused", expected=f"a proof for {count} new addresses in tree {tree}",
                      received=describe(answer), answer=answer)
-    for count in (n for n in outside if n > 0):
-        elements = [{"address": ctx.fresh_pubkey(), "tree": tree} for _ in range(count)]
-        expect_refusal(ctx, ctx.call(method.name, {"newAddressesWithTrees": elements}), f"{count} new addresses")
+        ctx.observe("validity-hashes-required", (reading,))
+        ctx.examined("counts")
+        beside = {"hashes": hashes[:1]} if reading == "required" else beside
+    for count in (n for n in outside if n > max(inside)):  # a count of 0 is the empty list: an ambiguity
+        params = {**beside, "newAddressesWithTrees": _addresses(ctx, tree, count)}  # refused for its count alone
+        expect_refusal(ctx, ctx.call(method.name, params), f"{count} new addresses")
+    if hashes:
+        _empty_list_reading(ctx, method, hashes)
 
 
 @check("limits.page-limit", clauses=("4.2-N3", "8-S2"),
@@ -72,6 +131,7 @@ def page_limit(ctx: CheckContext, method: Method) -> None:
     if len(items) > 1:
         ctx.fail("Page longer than limit", expected="at most 1 item with limit 1", received=f"{len(items)} items",
                  answer=answer)
+    ctx.examined("pages")
     maximum = method.observed.get("limit", {}).get("max")
     if maximum is None:
         return
@@ -81,3 +141,4 @@ def page_limit(ctx: CheckContext, method: Method) -> None:
                  received=describe(at_max), answer=at_max, basis=Basis.OBSERVED)
     expect_refusal(ctx, ctx.call(method.name, {**params, "limit": maximum + 1}), f"limit {maximum + 1}",
                    basis=Basis.OBSERVED)
+    ctx.examined("pages", 2)

@@ -7,8 +7,11 @@ delegate lists, `filters` and `dataSlice`, page walks and signature lists. Mirro
 mapped back to the target's before comparing, lists are compared as sets where the spec leaves
 their order free, and only what the mirror fully knows is compared (each check says what).
 
-A live target moves while it is checked: an owner whose list changed since discovery is skipped
-rather than reported (`harness.mirror.compare`).
+A live target moves while it is checked: an owner whose list changed since discovery is asked
+again and skipped rather than reported (`harness.checks.mirror_compare.compare_owner`). Each check
+counts what it compared (accounts, lookups, balances, lists and their items): an owner with no
+accounts whose empty list matches the mirror's is one list compared, and a check that compared
+nothing ends SKIP.
 """
 
 from __future__ import annotations
@@ -62,6 +65,8 @@ def mirror_ledger(ctx: CheckContext) -> None:
     what the mirror merely could not hold (a malformed account, a gap) is left out, not reported."""
     mirror = started_mirror(ctx)
     build = mirror.build
+    ctx.examined("transactions", len(ctx.keys.transactions))
+    ctx.examined("accounts", len(build.to_target))
     if build.contradictions:
         more = f" (and {len(build.contradictions) - 3} more)" if len(build.contradictions) > 3 else ""
         ctx.fail("Discovered state contradicts itself", expected="each account opened once, closed at most once, "
@@ -114,12 +119,13 @@ def mirror_accounts(ctx: CheckContext) -> None:
         if token is not ...:
             expected["tokenData"] = token_view(views[hash_]["optionalTokenData"])
             received["tokenData"] = token_view(token)
-        found.add(f"{hash_} {where}", pair(expected, received))
+        found.add(f"{hash_} {where}", pair(expected, received), kind="accounts")
         try:
             recomputed = b58encode(recomputed_hash(account))
         except (KeyError, TypeError, ValueError, OverflowError):
             continue  # a malformed account is schema.result's finding
-        found.add(f"{hash_} {where}", [f"hash recomputes to {recomputed}"] if recomputed != hash_ else [])
+        found.add(f"{hash_} {where}", [f"hash recomputes to {recomputed}"] if recomputed != hash_ else [],
+                  kind="hashes")
     _lookups(ctx, mirror, found)
     found.report("Account differs from the mirror", "the accounts discovery saw")
 
@@ -141,7 +147,7 @@ def _lookups(ctx: CheckContext, mirror: Mirror, found: Findings) -> None:
         answer = ctx.call("getCompressedAccount", {"hash": hash_})
         mirrored = account_view(mirror.value("getCompressedAccount", {"hash": mirror_hash}), build.to_target)
         found.add(f"getCompressedAccount {hash_}", pair(mirrored, account_view(answer.value)), answer,
-                  reference=mirrored)
+                  reference=mirrored, kind="lookups")
         if hash_ not in build.live:
             continue
         address = (mirrored or {}).get("address")
@@ -149,16 +155,16 @@ def _lookups(ctx: CheckContext, mirror: Mirror, found: Findings) -> None:
             answer = ctx.call("getCompressedAccount", {"address": address})
             mirrored = account_view(mirror.value("getCompressedAccount", {"address": address}), build.to_target)
             found.add(f"getCompressedAccount {address}", pair(mirrored, account_view(answer.value)), answer,
-                      reference=mirrored)
+                      reference=mirrored, kind="lookups")
         answer = ctx.call("getCompressedAccountBalance", {"hash": hash_})
         mirrored = mirror.value("getCompressedAccountBalance", {"hash": mirror_hash})
         found.add(f"getCompressedAccountBalance {hash_}", pair(mirrored, state_value(ctx, answer)), answer,
-                  reference=mirrored)
+                  reference=mirrored, kind="lookups")
         if hash_ in ctx.keys.token_accounts:
             answer = ctx.call("getCompressedTokenAccountBalance", {"hash": hash_})
             mirrored = mirror.value("getCompressedTokenAccountBalance", {"hash": mirror_hash})
             found.add(f"getCompressedTokenAccountBalance {hash_}", pair(mirrored, answer.value), answer,
-                      reference=mirrored)
+                      reference=mirrored, kind="lookups")
 
 
 # -- owners -----------------------------------------------------------------------------------
@@ -174,7 +180,7 @@ def mirror_balance_by_owner(ctx: CheckContext) -> None:
             answer = ctx.call("getCompressedBalanceByOwner", {"owner": owner})
             mirrored = mirror.value("getCompressedBalanceByOwner", {"owner": owner})
             compare_owner(found, f"owner {owner}", owner, pair(mirrored, state_value(ctx, answer)), answer,
-                          token=False, reference=mirrored)
+                          token=False, reference=mirrored, kind="balances")
     found.report("Owner balance differs from the mirror", "the balance of owners seen whole")
 
 
@@ -193,11 +199,13 @@ def mirror_token_balances(ctx: CheckContext) -> None:
     for owner in compared(mirror.build.token_owners, "token owner"):
         with found.each():
             mirrored = _balances(mirror.walk(ctx, method, {"owner": owner}))
-            lines = differences(mirrored, _balances(fetch_all(ctx, ctx.method(method), {"owner": owner})))
+            target = _balances(fetch_all(ctx, ctx.method(method), {"owner": owner}))
+            lines = differences(mirrored, target)
             for mint in sorted(mirrored)[:1]:
                 one = _balances(fetch_all(ctx, ctx.method(method), {"owner": owner, "mint": mint}))
                 lines += [f"with mint {mint}: {line}" for line in differences({mint: mirrored[mint]}, one)]
-            compare_owner(found, f"token owner {owner}", owner, lines, token=True)
+            compare_owner(found, f"token owner {owner}", owner, lines, token=True, kind="balance lists",
+                          method=method)
     found.report("Token balances differ from the mirror", "the token balances of token owners seen whole")
 
 
@@ -227,9 +235,10 @@ def mirror_account_lists(ctx: CheckContext) -> None:
         variants += [(f"with filter {memcmp}", {"filters": [memcmp]}, LIST_LIMIT, Basis.OBSERVED)] if memcmp else []
         for what, extra, page, basis in variants:
             with found.each():
-                compare_owner(found, f"owner {owner} {what}", owner,
-                              both(ctx, mirror, method, {"owner": owner, **extra}, account_view, page),
-                              token=False, basis=basis)
+                lines, count = both(ctx, mirror, method, {"owner": owner, **extra}, account_view, page)
+                compare_owner(found, f"owner {owner} {what}", owner, lines, token=False, basis=basis,
+                              kind="lists", method=method)
+                ctx.examined("accounts", count)
     found.report("Account list differs from the mirror", "the accounts of owners seen whole")
 
 
@@ -247,8 +256,10 @@ def mirror_token_lists(ctx: CheckContext) -> None:
         variants += [(f"with mint {mint}", {"mint": mint}, LIST_LIMIT) for mint in mints[:1]]
         for what, extra, page in variants:
             with found.each():
-                compare_owner(found, f"token owner {owner} {what}", owner,
-                              both(ctx, mirror, method, {"owner": owner, **extra}, item_view, page), token=True)
+                lines, count = both(ctx, mirror, method, {"owner": owner, **extra}, item_view, page)
+                compare_owner(found, f"token owner {owner} {what}", owner, lines, token=True, kind="lists",
+                              method=method)
+                ctx.examined("token accounts", count)
     found.report("Token account list differs from the mirror", "the token accounts of token owners seen whole")
 
 
@@ -270,12 +281,13 @@ def mirror_delegates(ctx: CheckContext) -> None:
 
     for delegate in delegates:
         with found.each():
-            lines = both(ctx, mirror, "getCompressedTokenAccountsByDelegate", {"delegate": delegate}, item_view,
-                         keep=held)
+            method = "getCompressedTokenAccountsByDelegate"
+            lines, count = both(ctx, mirror, method, {"delegate": delegate}, item_view, keep=held)
             if lines and any(moved(ctx, owner, token=True) for owner in sorted(whole)):
                 found.moved.append(delegate)
                 raise Skip(f"the target's state moved since discovery for the token owners of {delegate}")
-            found.add(f"delegate {delegate}", lines)
+            found.add(f"delegate {delegate}", lines, kind="lists", method=method)
+            ctx.examined("token accounts", count)
     found.report("Delegate list differs from the mirror", "the delegated accounts of token owners seen whole")
 
 
@@ -307,7 +319,9 @@ def mirror_signatures(ctx: CheckContext) -> None:
         for method, param, kind in _SIGNATURE_LISTS:
             for key in [k for k in ctx.keys[kind] if k not in build.blocked][:KEYS_COMPARED]:
                 with found.each():
-                    found.add(f"{method} {key}", both(ctx, mirror, method, {param: key}, signature_view, keep=held))
+                    lines, count = both(ctx, mirror, method, {param: key}, signature_view, keep=held)
+                    found.add(f"{method} {key}", lines, kind="lists", method=method)
+                    ctx.examined("signatures", count)
     finally:
         mirror.session.close()  # the family's last mirror check: the run needs the mirror no more
     found.report("Signature list differs from the mirror", "the transactions discovery replayed")

@@ -3,6 +3,10 @@
 A live target moves while it is checked: before a difference in an owner's list or balance is
 reported, the owner's list is asked again, and an owner whose list changed since discovery is
 skipped rather than reported (`compare_owner`).
+
+Every comparison recorded through `Findings.add` counts as examined (`ctx.examined`), with the
+kind and number of things compared; a key skipped (moved, no end in reach) counts nothing, so a
+mirror check that compared nothing ends SKIP, never PASS.
 """
 
 from __future__ import annotations
@@ -105,8 +109,10 @@ class Findings:
             self.compared += 1
 
     def add(self, what: str, found: list[str], answer: Answer | None = None, basis: Basis = Basis.SPEC,
-            reference: Any = None) -> None:
-        """Differences about one key; `answer` and the mirror's `reference` value show the first."""
+            reference: Any = None, *, kind: str, n: int = 1, method: str | None = None) -> None:
+        """Differences about one key, after comparing `n` things of `kind` (an empty list compared is
+        one list); `answer` and the mirror's `reference` value show the first difference."""
+        self.ctx.examined(kind, n, method=method or (answer.method if answer else None))
         if found:
             self.lines += [f"{what}: {line}" for line in found]
             if self.answer is None and answer is not None:
@@ -143,12 +149,14 @@ def moved(ctx: CheckContext, owner: str, *, token: bool) -> bool:
 
 
 def compare_owner(found: Findings, what: str, owner: str, lines: list[str], answer: Answer | None = None,
-                  *, token: bool, basis: Basis = Basis.SPEC, reference: Any = None) -> None:
-    """Record differences about one owner, unless the owner's list moved since discovery."""
+                  *, token: bool, basis: Basis = Basis.SPEC, reference: Any = None, kind: str, n: int = 1,
+                  method: str | None = None) -> None:
+    """Record differences about one owner, unless the owner's list moved since discovery: a live
+    target is asked again before it is failed, and fails only if the contradiction persists."""
     if lines and moved(found.ctx, owner, token=token):
         found.moved.append(owner)
         raise Skip(f"the target's state moved since discovery for {owner}")
-    found.add(what, lines, answer, basis, reference)
+    found.add(what, lines, answer, basis, reference, kind=kind, n=n, method=method)
 
 
 def pair(mirror: Any, target: Any) -> list[str]:
@@ -162,10 +170,10 @@ def compared(keys: list[str], what: str) -> list[str]:
 
 
 def both(ctx: CheckContext, mirror: Mirror, method: str, params: dict, view: Callable[..., Any],
-         page: int = LIST_LIMIT, keep: Callable[[Any], bool] = lambda _: True) -> list[str]:
+         page: int = LIST_LIMIT, keep: Callable[[Any], bool] = lambda _: True) -> tuple[list[str], int]:
     """Differences between the mirror's list and the target's (walked `page` items a page), as
-    sets of the views `keep` retains."""
-    mirrored = [view(item, mirror.build.to_target) for item in mirror.walk(ctx, method, params)]
+    sets of the views `keep` retains, and how many items the two sets hold together."""
+    mirrored = keyed(filter(keep, (view(item, mirror.build.to_target) for item in mirror.walk(ctx, method, params))))
     walked = fetch_all(ctx, ctx.method(method), params, page=page, max_pages=LIST_LIMIT // page + 2)
-    target = [view(item) for item in walked]
-    return differences(keyed(filter(keep, mirrored)), keyed(filter(keep, target)))
+    target = keyed(filter(keep, (view(item) for item in walked)))
+    return differences(mirrored, target), len(mirrored.keys() | target.keys())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.checks.pages import item_key, items_of, walk_pages
 from harness.core.failures import Skip
 from harness.engine.context import CheckContext
 from harness.target import OMIT
@@ -66,37 +67,15 @@ def sample_params_or_none(ctx: CheckContext, method: Method, *, pick: int = 0) -
         return None
 
 
-def items_of(method: Method, value: Any) -> list | None:
-    """The items list of a paginated answer's value, or None when it has none."""
-    if method.pagination is None or not isinstance(value, dict):
-        return None
-    items = value.get(method.pagination.items)
-    return items if isinstance(items, list) else None
-
-
-def item_key(item: Any) -> str:
-    """A stable identity of a list item: account hash, signature, or mint of a balance."""
-    if isinstance(item, dict):
-        if isinstance(item.get("account"), dict):
-            return str(item["account"].get("hash"))
-        for key in ("hash", "signature", "mint"):
-            if key in item:
-                return str(item[key])
-    return repr(item)
-
-
 def fetch_all(ctx: CheckContext, method: Method, params: dict, *, page: int = 100, max_pages: int = 20) -> list:
-    """Every item of a list, following cursors (bounded); `Skip` when the list has no end in reach."""
-    items: list = []
-    cursor = None
-    for _ in range(max_pages):
-        request = {**params, "limit": page} if cursor is None else {**params, "limit": page, "cursor": cursor}
-        answer = ctx.call(method.name, request)
-        batch = items_of(method, answer.value)
-        if batch is None:
-            raise Skip(f"{method.name} gave no list for {params}")
-        items += batch
-        cursor = answer.value.get(method.pagination.cursor)
-        if cursor is None or not batch:
-            return items
-    raise Skip(f"{method.name} list longer than {page * max_pages} items")
+    """Every item of a list, following cursors (bounded); `Skip` when the list has no end in reach.
+
+    For comparisons that need the whole list (a sum, a mirror). Checks that can judge a part
+    (an item must be there, an item must not) walk with `walk_pages` and compare what they saw.
+    """
+    walk = walk_pages(ctx, method, params, size=page, max_pages=max_pages)
+    if walk.broken is not None:
+        raise Skip(f"{method.name} gave no list for {params}")
+    if not walk.complete():
+        raise Skip(f"{method.name} list longer than {page * max_pages} items")
+    return walk.items

@@ -5,8 +5,11 @@ the text of a plain `{error}` body. Then two lists of normalizers rewrite both s
 
 - `READINGS` bring an answer that follows another reading of an ambiguity to the reading of
   observed practice (a state `0` becomes `initialized`, `maybeTokenData` becomes
-  `optionalTokenData`, ...). Which reading a target follows is reported by the readings
-  observer, never by the differential, so it must not show up here as a difference.
+  `optionalTokenData`, §2.10's integer roots become base58 hashes and its treeInfos
+  merkleTrees, ...). Which reading a target follows is reported by the readings observer,
+  never by the differential, so it must not show up here as a difference; the values
+  themselves are still compared exactly. Where no normalizer can read a target's reading,
+  `READING_MEMBERS` says which members the point governs: only differences there rest on it.
 - `ALLOWED` drop what the spec leaves free or what cannot be equal between two servers: error
   messages, context slots, cursor strings, the order of lists, ...
 
@@ -25,7 +28,7 @@ from harness.differential.compare import canonical
 from ledger_crypto import b58encode
 from schema import Contract
 
-__all__ = ["ALLOWED", "IGNORED", "NORMALIZERS", "READINGS", "Normalizer", "comparable", "normalize"]
+__all__ = ["ALLOWED", "IGNORED", "NORMALIZERS", "READINGS", "READING_MEMBERS", "Normalizer", "comparable", "normalize"]
 
 IGNORED = "<ignored>"
 """What an ignored value (a message, a slot, a cursor) is replaced with, on both sides."""
@@ -191,6 +194,23 @@ def _bn_values(contract: Contract, method: str, value: dict) -> bool:
     return changed
 
 
+def _proof_fields(contract: Contract, method: str, value: dict) -> bool:
+    """§2.10's `treeInfos` as the wire's `merkleTrees` when every element names its `tree` (the inner
+    structure of a TreeInfo is not shown, so only the tree is read from it); `proveByIndices` has no
+    wire counterpart and is dropped. treeInfos without a `tree` stay as they are: their difference
+    then rests on the ambiguity, while roots, leaves and indices are still compared."""
+    proof = _state_value(value)
+    if method != "getValidityProof" or not isinstance(proof, dict) or "merkleTrees" in proof:
+        return False
+    infos = proof.get("treeInfos")
+    if not (isinstance(infos, list) and all(isinstance(info, dict) and isinstance(info.get("tree"), str)
+                                            for info in infos)):
+        return False
+    proof["merkleTrees"] = [info["tree"] for info in proof.pop("treeInfos")]
+    proof.pop("proveByIndices", None)
+    return True
+
+
 READINGS: tuple[Normalizer, ...] = (
     Normalizer("reading:balance-wrapper", "a bare {context, value} body for the balance methods", "4.1-R7",
                _balance_wrapper, "balance-wrapper"),
@@ -208,7 +228,29 @@ READINGS: tuple[Normalizer, ...] = (
                _signature_error, "signature-error"),
     Normalizer("reading:bn-values", "validity proof roots and leaves as JSON integers", "2.1-R6",
                _bn_values, "bn-values"),
+    Normalizer("reading:validity-proof-fields", "§2.10's treeInfos (their trees) for merkleTrees, without "
+               "proveByIndices", "2.10-R1", _proof_fields, "validity-proof-fields"),
 )
+
+READING_MEMBERS: dict[str, frozenset[str]] = {
+    "token-state": frozenset({"state"}),
+    "balance-wrapper": frozenset(),
+    "token-data-key": frozenset({"optionalTokenData", "maybeTokenData"}),
+    "compression-info-key": frozenset({"compressionInfo", "compression_info"}),
+    "transaction-context": frozenset({"context"}),
+    "latest-nonvoting-cursor": frozenset({"cursor"}),
+    "bn-values": frozenset({"roots", "leaves"}),
+    "validity-proof-fields": frozenset({"treeInfos", "proveByIndices", "merkleTrees"}),
+    "compressed-proof-shape": frozenset({"compressedProof"}),
+    "tlv-format": frozenset({"tlv"}),
+    "optional-null": frozenset({"address", "data"}),
+    "signature-error": frozenset({"error"}),
+    "error-codes": frozenset({"code"}),
+}
+"""For each point an answer can touch: the members whose values its readings govern. When a target
+follows a reading no normalizer could bring to the reference's, only a difference in one of these
+members rests on the ambiguity; every other difference of the answer is still a difference of
+value. (A point of the request, or of the whole response, explains only a different outcome.)"""
 
 
 # -- allowed differences -----------------------------------------------------------------------
@@ -289,8 +331,9 @@ def _transaction_object(contract: Contract, method: str, value: dict) -> bool:
 
 
 def _proof_bytes(contract: Contract, method: str, value: dict) -> bool:
+    """The proof's bytes differ between provers, and null is allowed (§2.10): only the rest is compared."""
     proof = _state_value(value)
-    if method == "getValidityProof" and isinstance(proof, dict) and proof.get("compressedProof") is not None:
+    if method == "getValidityProof" and isinstance(proof, dict) and "compressedProof" in proof:
         proof["compressedProof"] = IGNORED
         return True
     return False
@@ -305,8 +348,9 @@ ALLOWED: tuple[Normalizer, ...] = (
     Normalizer("order", "lists whose order the spec leaves free are compared as multisets", "4.1-R8", _order),
     Normalizer("transaction-object", "the fields of the transaction object are not shown", "2.11-R6",
                _transaction_object),
-    Normalizer("proof-bytes", "compressedProof: inner structure not shown, and a proof is randomized "
-               "(crypto.validity-proof verifies it)", "2.10-R2", _proof_bytes),
+    Normalizer("proof-bytes", "compressedProof: inner structure not shown, null allowed, and a proof is "
+               "randomized (the crypto family verifies it); roots, leaves, indices and trees are compared",
+               "2.10-R2", _proof_bytes),
 )
 
 NORMALIZERS: tuple[Normalizer, ...] = READINGS + ALLOWED

@@ -10,30 +10,36 @@ strings. What a difference rests on decides its basis:
 |                                               | cases that cite a clause the spec states           |
 | a result on one side, an error on the other   | the caller's                                       |
 | only `error.code`                             | observed practice: codes are not shown (7-R5)      |
-| any, where the target follows another reading | ambiguity                                          |
-| of an ambiguity the answer touches            |                                                    |
+| in a member governed by a point the target    | ambiguity                                          |
+| reads otherwise, where no normalizer brings   |                                                    |
+| its reading to the reference's                |                                                    |
 
-A case tagged with an ambiguity never fails on it: its differences rest on the ambiguity
+A reading never hides a value: the reading normalizers first bring both answers to one reading
+(§2.10 integer roots to base58, treeInfos to merkleTrees, a numeric token state to its name …),
+and whatever differs after that is a difference of value with the caller's basis. Only the
+members a point governs (`READING_MEMBERS`) can rest on it, and a point of the request (a case's
+tag) explains only a different kind of answer. A case tagged with an ambiguity counts it as open
 unless both answers are seen to follow one same reading of it.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from harness.core.failures import Skip
 from harness.core.model import Basis
-from harness.differential.compare import differences, render
-from harness.differential.normalize import ALLOWED, NORMALIZERS, READINGS, comparable, normalize
+from harness.differential.compare import Difference, differences, render
+from harness.differential.normalize import ALLOWED, NORMALIZERS, READING_MEMBERS, READINGS, comparable, normalize
 from harness.engine.context import Answer, CheckContext, DifferenceFailure, describe
 from harness.target import NOT_JSON, OMIT
 from schema import Contract, Method
 
 __all__ = ["ANSWER", "CODE", "MAX_PAGES", "OUTCOME", "Replay", "Side", "answered", "ask", "judge", "outcome",
-           "reading_gaps", "send_both", "walk"]
+           "reading_gaps", "reference_items", "send_both", "walk"]
 
 MAX_PAGES = 50
 """Pages walked per list and side; a list with no end in reach is not compared (pagination reports it)."""
@@ -86,12 +92,25 @@ def walk(ctx: CheckContext, method: Method, params: dict, *, id: Any) -> Replay:
     return Replay(method.name, target, reference)
 
 
+def reference_items(ctx: CheckContext, method: Method, params: dict) -> list:
+    """Every item of the reference's list for `params` (empty when it answers no list)."""
+    side = _walk(lambda p: ctx.ask_reference(method.name, p, id="csi-diff-list"), method, params, "reference")
+    result = side.body.get("result") if isinstance(side.body, dict) else None
+    value = result.get("value") if isinstance(result, dict) else None
+    items = value.get(method.pagination.items) if isinstance(value, dict) else None
+    return items if isinstance(items, list) else []
+
+
 def _walk(call: Callable[[dict], Answer], method: Method, params: dict, side: str) -> Side:
+    """One side's list from the first page to the end. A method whose cursor the spec does not
+    show (ambiguity latest-nonvoting-cursor) is read on its first page only: a cursor there is a
+    reading, and following it would turn the reading into a difference of items."""
     cursor_key, items_key = method.pagination.cursor, method.pagination.items
     first: Answer | None = None
     items: list = []
     cursor = None
-    for page in range(1, MAX_PAGES + 1):
+    last = MAX_PAGES if method.pagination.cursor_shown else 1
+    for page in range(1, last + 1):
         answer = call(params if cursor is None else {**params, cursor_key: cursor})
         first = first or answer
         value = answer.value
@@ -100,7 +119,7 @@ def _walk(call: Callable[[dict], Answer], method: Method, params: dict, side: st
             return Side(answer, answer.body, page)  # an error or an odd page: that answer is compared
         items += batch
         cursor = value.get(cursor_key)
-        if cursor is None or not batch:
+        if cursor is None or not batch or page == last:
             merged = copy.deepcopy(first.body)
             merged["result"]["value"][items_key] = items
             return Side(first, merged, page)
@@ -124,35 +143,61 @@ def answered(replay: Replay) -> None:
 
 
 def judge(ctx: CheckContext, replay: Replay, *, basis: Basis, clauses: tuple[str, ...],
-          ambiguity: str | None = None) -> DifferenceFailure | None:
-    """The difference between the two sides after the normalizers, as a failure; None when equal.
+          ambiguity: str | None = None) -> list[DifferenceFailure]:
+    """The differences between the two sides after the normalizers, as failures; empty when equal.
 
-    `Skip` when a side gave no JSON answer: the reference's fault is not the target's, and the
-    target's is reported by the transport and envelope families.
+    Differences in members governed by a point the target reads otherwise than the reference
+    (one no normalizer could bring to the reference's reading) rest on that ambiguity; every
+    other difference keeps `basis`: a reading never hides a value. `Skip` when a side gave no
+    JSON answer: the reference's fault is not the target's, and the target's is reported by the
+    transport and envelope families.
     """
     answered(replay)
-    target, reference = replay.target, replay.reference
     contract = ctx.contract
-    t_read, t_applied = normalize(contract, replay.method, target.body, READINGS)
-    r_read, r_applied = normalize(contract, replay.method, reference.body, READINGS)
+    t_read, t_applied = normalize(contract, replay.method, replay.target.body, READINGS)
+    r_read, r_applied = normalize(contract, replay.method, replay.reference.body, READINGS)
     t_norm, t_allowed = _normalized(contract, replay.method, t_read)
     r_norm, r_allowed = _normalized(contract, replay.method, r_read)
     found = differences(t_norm, r_norm)
+    if replay.target.pages > 1 or replay.reference.pages > 1:
+        ctx.examined("pages", replay.target.pages)
     if not found:
-        return None
-    title, clauses = _classify(found, t_norm, r_norm, clauses)
-    basis = Basis.OBSERVED if title == CODE else basis
+        return []
     gaps = reading_gaps(contract, replay.method, t_read, r_read, ambiguity)
-    if gaps and title != CODE:
-        basis = Basis.AMBIGUITY
+    outcome_differs = set(t_norm) != set(r_norm)
+    explained = [d for d in found if _explained(d, gaps, outcome_differs)]
+    values = [d for d in found if not _explained(d, gaps, outcome_differs)]
     applied = set(t_applied + r_applied + t_allowed + r_allowed)
-    walked = target.pages > 1 or reference.pages > 1
+    failures = []
+    for part, open_points in ((values, []), (explained, gaps)):
+        if part:
+            title, cited = _classify(part, t_norm, r_norm, clauses)
+            rests = Basis.AMBIGUITY if open_points and title != CODE else Basis.OBSERVED if title == CODE else basis
+            failures.append(_failure(replay, title, rests, cited, part, open_points, applied))
+    return failures
+
+
+def _failure(replay: Replay, title: str, basis: Basis, clauses: tuple[str, ...], found: list[Difference],
+             gaps: list[str], applied: set[str]) -> DifferenceFailure:
+    walked = replay.target.pages > 1 or replay.reference.pages > 1
     return DifferenceFailure(
-        title, reference=reference.body, response=target.body if walked else None, basis=basis,
-        answer=target.answer, method=replay.method, clauses=clauses,
-        expected="the reference's answer" + _allowed_line(applied),
-        received=_received(found, replay, gaps),
-    )
+        title, reference=replay.reference.body, response=replay.target.body if walked else None, basis=basis,
+        answer=replay.target.answer, method=replay.method, clauses=clauses,
+        expected="the reference's answer" + _allowed_line(applied), received=_received(found, replay, gaps))
+
+
+def _explained(difference: Difference, gaps: list[str], outcome_differs: bool) -> bool:
+    """Whether a difference rests on one of the open points: in a member the point governs, or, for
+    a point of the request or of the whole response, a different kind of answer altogether."""
+    members = {_INDEX.sub("", part) for part in difference.path.split(".")[1:]}
+    for amb_id in gaps:
+        governed = READING_MEMBERS.get(amb_id, frozenset())
+        if (not governed and outcome_differs) or members & governed:
+            return True
+    return False
+
+
+_INDEX = re.compile(r"\[\+?\d+\]")
 
 
 def _normalized(contract: Contract, method: str, value: dict) -> tuple[dict, tuple[str, ...]]:

@@ -21,6 +21,7 @@ from harness.core.profile import Profile
 from harness.target import NOT_JSON, OMIT, Exchange, Target
 from ledger_crypto import b58encode
 from schema import Contract, Method
+from schema.jsonio import dumps
 
 __all__ = ["STOP_AFTER", "Answer", "CheckContext", "DifferenceFailure"]
 
@@ -242,5 +243,5 @@ def describe(answer: Answer, limit: int = 300) -> str:
         return f"HTTP {ex.status}, not JSON ({ex.json_error})"
     if answer.error is not None:
         return f"HTTP {ex.status}, error {answer.error.get('code')}: {str(answer.error.get('message'))[:limit]}"
-    text = repr(answer.body)
+    text = dumps(answer.body)
     return f"HTTP {ex.status}, {text[:limit]}{'…' if len(text) > limit else ''}"

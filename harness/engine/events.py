@@ -6,12 +6,22 @@ from dataclasses import dataclass
 
 from harness.core.model import CheckResult, RunResult
 
-__all__ = ["CheckFinished", "CheckStarted", "Event", "RunFinished", "RunStarted"]
+__all__ = ["CheckFinished", "CheckStarted", "Event", "PhaseStarted", "RunFinished", "RunStarted"]
 
 
 @dataclass(frozen=True)
 class RunStarted:
     total: int
+    """Every selected check, answer checks included."""
+    answer_checks: int = 0
+    """How many of them judge every answer: their status is final only when the run ends."""
+
+
+@dataclass(frozen=True)
+class PhaseStarted:
+    """A step of the run that is not one check (reaching the target, discovering keys), so a slow one shows."""
+
+    name: str
 
 
 @dataclass(frozen=True)
@@ -21,6 +31,8 @@ class CheckStarted:
 
 @dataclass(frozen=True)
 class CheckFinished:
+    """A check whose status is final: an active check when it returns, an answer check when the run ends."""
+
     result: CheckResult
 
 
@@ -29,4 +41,4 @@ class RunFinished:
     result: RunResult
 
 
-Event = RunStarted | CheckStarted | CheckFinished | RunFinished
+Event = RunStarted | PhaseStarted | CheckStarted | CheckFinished | RunFinished

@@ -19,8 +19,9 @@ from harness.report.coverage import catalogue, clause_coverage, render_coverage_
 from harness.report.html import render_html, write_html
 from harness.report.json_report import to_json, write_json
 from harness.report.junit import build_junit, write_junit
-from harness.report.write import write_atomic
+from harness.report.write import ensure_writable, write_atomic
 from schema import Contract
+from schema.errors import ConfigError
 
 __all__ = [
     "SCHEMA_PATH",
@@ -28,6 +29,7 @@ __all__ = [
     "build_junit",
     "catalogue",
     "clause_coverage",
+    "ensure_writable",
     "print_catalogue",
     "render_coverage_markdown",
     "render_html",
@@ -45,8 +47,14 @@ SCHEMA_PATH = Path(__file__).resolve().parent / "report.schema.json"
 
 def write_reports(result: RunResult, directory: Path, contract: Contract | None = None, *,
                   gate: Status = Status.FAIL) -> list[Path]:
-    """Write report.json, junit.xml and report.html into `directory` (created if missing)."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    return [write_json(result, directory, gate=gate), write_junit(result, directory, gate=gate),
-            write_html(result, directory, contract, gate=gate)]
+    """Write report.json, junit.xml and report.html into `directory` (created if missing).
+
+    A file that cannot be written is an error of the kit's own I/O, not of the target: `ConfigError`
+    with one line naming the file and why (exit 2), never a traceback.
+    """
+    directory = ensure_writable(directory)
+    try:
+        return [write_json(result, directory, gate=gate), write_junit(result, directory, gate=gate),
+                write_html(result, directory, contract, gate=gate)]
+    except OSError as exc:
+        raise ConfigError(f"cannot write reports to {directory}: {exc.strerror or exc}") from None

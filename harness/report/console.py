@@ -1,9 +1,12 @@
 """The console view of a run: progress while checks run, then a summary, the findings and the verdict.
 
-On a terminal a progress bar advances per check; anywhere else (a CI log, a pipe) each finished
-check is one plain line, so logs stay readable and carry no cursor movements. Everything a
-target may have influenced is printed as `rich.text.Text` (never parsed as markup) and through
-`values.one_line`, so escape sequences in an answer never reach the terminal.
+Progress counts every check, answer checks included, and shows a check's status only once it is
+final: an active check when it returns, an answer check (judged on every answer) when the run
+ends. On a terminal a progress bar advances per check, and a slow step (reaching the target,
+discovering keys) shows a spinner with the time spent; anywhere else (a CI log, a pipe) each step
+and each finished check is one plain line, so logs stay readable and carry no cursor movements.
+Everything a target may have influenced is printed as `rich.text.Text` (never parsed as markup)
+and through `values.one_line`, so escape sequences in an answer never reach the terminal.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 from rich.text import Text
 
-from harness.core.model import CheckResult, RunResult, Status
+from harness.core.model import CheckResult, Finding, RunResult, Status
 from harness.core.registry import FAMILIES
-from harness.engine.events import CheckFinished, CheckStarted, Event, RunFinished, RunStarted
+from harness.engine.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
+from harness.report.findings import KIT_ERROR_NOTE, member_path, verdict_counts
 from harness.report.json_report import gate_summary
 from harness.report.values import one_line
 
@@ -27,7 +31,10 @@ __all__ = ["STYLES", "ConsoleReporter", "summary_table"]
 STYLES = {Status.PASS: "green", Status.SKIP: "dim", Status.UNVERIFIED: "cyan", Status.INFO: "blue",
           Status.AMBIGUOUS: "magenta", Status.ERROR: "bold magenta",
           Status.WARN: "yellow", Status.FAIL: "bold red"}
-_LISTED = (Status.FAIL, Status.WARN)
+VERDICT_STYLES = {"conformant": "bold green", "not conformant": "bold red", "inconclusive": "bold yellow"}
+_LISTED = (Status.FAIL, Status.ERROR, Status.WARN)
+_ALWAYS_COUNTED = (Status.PASS, Status.SKIP, Status.FAIL)
+"""Columns of the summary table even when zero; other statuses get a column only when they occur."""
 
 
 class ConsoleReporter:
@@ -43,7 +50,9 @@ class ConsoleReporter:
 
     def handle(self, event: Event) -> None:
         if isinstance(event, RunStarted):
-            self._started(event.total)
+            self._started(event.total, event.answer_checks)
+        elif isinstance(event, PhaseStarted):
+            self._phase(event.name)
         elif isinstance(event, CheckStarted):
             self._check_started(event.check_id)
         elif isinstance(event, CheckFinished):
@@ -66,15 +75,23 @@ class ConsoleReporter:
         self.close()
 
     # -- progress ------------------------------------------------------------------------
-    def _started(self, total: int) -> None:
+    def _started(self, total: int, answer_checks: int) -> None:
         self._total, self._done = total, 0
         if not self.console.is_terminal:
-            self.console.print(Text(f"Running {total} checks"))
+            later = (f" ({answer_checks} judge every answer: their status comes at the end)"
+                     if answer_checks else "")
+            self.console.print(Text(f"Running {total} checks{later}"))
             return
         self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                                   MofNCompleteColumn(), TimeElapsedColumn(), console=self.console, transient=True)
-        self._task = self._progress.add_task("checks", total=total)
+        self._task = self._progress.add_task("starting", total=total)
         self._progress.start()
+
+    def _phase(self, name: str) -> None:
+        if self._progress is not None and self._task is not None:
+            self._progress.update(self._task, description=one_line(name))
+        elif not self.console.is_terminal:
+            self.console.print(Text(f"… {one_line(name)}"))
 
     def _check_started(self, check_id: str) -> None:
         if self._progress is not None and self._task is not None:
@@ -88,11 +105,11 @@ class ConsoleReporter:
         width = len(str(self._total))
         status = check.status
         self.console.print(Text.assemble(f"[{self._done:>{width}}/{self._total}] ",
-                                         (f"{status.value:<9}", STYLES[status]), " ", one_line(check.check_id)))
+                                         (f"{status.value:<10}", STYLES[status]), " ", one_line(check.check_id)))
 
     # -- the end -------------------------------------------------------------------------
     def print_summary(self, result: RunResult) -> None:
-        """Summary table, FAIL and WARN findings one line each, then the gate verdict."""
+        """Summary table, FAIL, ERROR and WARN findings one line each, what stops a verdict, then the verdict."""
         self.console.print()
         self.console.print(Text(f"{one_line(result.target)}  profile {result.profile}  seed {result.seed}  "
                                 f"{result.requests} requests in {result.duration:.1f} s"))
@@ -101,67 +118,94 @@ class ConsoleReporter:
         self.console.print(summary_table(result))
         self._print_findings(result)
         self._print_baseline(result)
-        if result.interrupted:
-            self.console.print(Text("Interrupted: checks that did not run are SKIP.", style="yellow"))
-        if result.stopped:
-            self.console.print(Text(f"Inconclusive: {one_line(result.stopped)}; later checks are SKIP.",
-                                    style="yellow"))
+        self._print_inconclusive(result)
         verdict = gate_summary(result, self.gate)
-        if verdict["passed"]:
+        word = result.verdict(self.gate)
+        if verdict["passed"] and word == "inconclusive":
+            line = Text(f"Gate ({self.gate.value}): no finding at or above {self.gate.value}, but the run is "
+                        "inconclusive", style="bold yellow")
+        elif verdict["passed"]:
             line = Text(f"Gate ({self.gate.value}): passed, no finding at or above {self.gate.value}",
                         style="bold green")
         else:
             line = Text(f"Gate ({self.gate.value}): failed, {verdict['blocking']} finding(s) at or above "
                         f"{self.gate.value}", style="bold red")
         self.console.print(line)
+        self.console.print(Text(f"Verdict: {word.upper()} (exit {result.exit_code(self.gate)}): "
+                                f"{verdict_counts(result, self.gate)}", style=VERDICT_STYLES[word]), soft_wrap=True)
 
     def _print_findings(self, result: RunResult) -> None:
-        """One line per FAIL or WARN finding: cut to the width on a terminal, whole in a log."""
+        """One line per FAIL, ERROR or WARN finding not in the baseline: cut to the width on a terminal,
+        whole in a log."""
         terminal = self.console.is_terminal
-        listed = sorted((f for f in result.findings if f.status in _LISTED), key=lambda f: (-f.status.rank, f.check_id))
+        listed = sorted((f for f in result.findings if f.status in _LISTED and not f.baselined),
+                        key=lambda f: (-f.status.rank, f.check_id))
         for finding in listed:
-            self.console.print(Text.assemble(
-                (f"{finding.status.value:<5}", STYLES[finding.status]), " ", (one_line(finding.check_id), "bold"),
-                " ", one_line(finding.method or "-"), "  ", ("(baselined) ", "dim") if finding.baselined else "",
-                one_line(finding.title), ": ", one_line(finding.message),
-            ), no_wrap=True, overflow="ellipsis" if terminal else "ignore", crop=terminal)
-        others = len(result.findings) - len(listed)
+            self.console.print(_finding_line(finding), no_wrap=True, overflow="ellipsis" if terminal else "ignore",
+                               crop=terminal)
+        others = [f for f in result.findings if f.status not in _LISTED and not f.baselined]
         if others:
-            self.console.print(Text(f"{others} INFO/AMBIGUOUS finding(s): see the reports", style="dim"))
-
+            tally = defaultdict(int)
+            for finding in others:
+                tally[finding.status.value] += 1
+            counts = ", ".join(f"{count} {status}" for status, count in sorted(tally.items()))
+            self.console.print(Text(f"{counts} finding(s) below WARN: see the reports", style="dim"))
 
     def _print_baseline(self, result: RunResult) -> None:
-        """How many findings the baseline excused, and each stale entry on its own line."""
+        """One line: how many findings the baseline excused, and how many entries went stale."""
         if result.baseline is None:
             return
         known = sum(1 for finding in result.findings if finding.baselined)
-        stale = len(result.stale_baseline)
-        self.console.print(Text(f"Baseline: {known} finding(s) known and not counted by the gate; "
-                                f"{stale} stale entr{'y' if stale == 1 else 'ies'}",
-                                style="yellow" if stale else "dim"))
-        for entry in result.stale_baseline:
-            self.console.print(Text(f"  stale: {one_line(entry.check)} {one_line(entry.method or 'any method')}"
-                                    + (f" ({one_line(entry.title)})" if entry.title else "")
-                                    + ": matched no finding; remove it from the baseline", style="yellow"))
+        stale = result.stale_baseline
+        line = f"Baseline: {known} known finding(s) not counted by the gate"
+        if stale:
+            named = ", ".join(f"{one_line(e.check)} ({one_line(e.method or 'any method')})" for e in stale[:3])
+            more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
+            line += (f"; {len(stale)} stale entr{'y' if len(stale) == 1 else 'ies'} matched no finding: "
+                     f"{named}{more}; remove them from the baseline (report.json lists them)")
+        self.console.print(Text(line, style="yellow" if stale else "dim"), soft_wrap=True)
+
+    def _print_inconclusive(self, result: RunResult) -> None:
+        reasons = ([result.precondition] if result.precondition else []) + list(result.inconclusive)
+        if result.interrupted:
+            self.console.print(Text("Interrupted: checks that did not run are SKIP.", style="yellow"))
+        if result.stopped and result.stopped not in reasons:
+            reasons.append(f"{result.stopped}; later checks are SKIP")
+        for reason in reasons:
+            self.console.print(Text(f"Inconclusive: {one_line(reason)}", style="yellow"), soft_wrap=True)
+
+
+def _finding_line(finding: Finding) -> Text:
+    path = member_path(finding.message)
+    count = f" ×{finding.occurrences}" if finding.occurrences > 1 else ""
+    kit = f" [{KIT_ERROR_NOTE}]" if finding.status is Status.ERROR else ""
+    return Text.assemble(
+        (f"{finding.status.value:<5}", STYLES[finding.status]), " ", (one_line(finding.check_id), "bold"),
+        " ", one_line(finding.method or "-"), "  ", one_line(finding.title), count, kit,
+        f" at {one_line(path)}" if path else "", ": ", one_line(finding.message))
 
 
 def summary_table(result: RunResult) -> Table:
-    """Families as rows, statuses as columns, each cell the number of checks; a total row last."""
+    """Families as rows, statuses as columns, each cell the number of checks; a total row last.
+
+    Only the statuses that occur get a column (PASS, SKIP and FAIL always do), so it fits 80 columns.
+    """
     counts: dict[str, dict[Status, int]] = defaultdict(lambda: dict.fromkeys(Status, 0))
     for check in result.checks:
         counts[check.family][check.status] += 1
     families = [f for f in FAMILIES if f in counts] + sorted(set(counts) - set(FAMILIES))
+    totals = {s: sum(counts[f][s] for f in families) for s in Status}
+    statuses = [s for s in Status if totals[s] or s in _ALWAYS_COUNTED]
     table = Table(title="Checks per family and status")
     table.add_column("Family")
-    for status in Status:
+    for status in statuses:
         table.add_column(status.value, justify="right", style=STYLES[status])
     table.add_column("Total", justify="right")
     for family in families:
         row = counts[family]
-        table.add_row(family, *(_count(row[s]) for s in Status), str(sum(row.values())))
-    totals = {s: sum(counts[f][s] for f in families) for s in Status}
+        table.add_row(family, *(_count(row[s]) for s in statuses), str(sum(row.values())))
     table.add_section()
-    table.add_row(Text("total", style="bold"), *(_count(totals[s]) for s in Status), str(len(result.checks)))
+    table.add_row(Text("total", style="bold"), *(_count(totals[s]) for s in statuses), str(len(result.checks)))
     return table
 
 

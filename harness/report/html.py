@@ -1,47 +1,74 @@
 """`report.html`: the implementation report a vendor or spec author reads, as one self-contained page.
 
-Inline CSS, no script, no external resource: it opens from a CI artifact or an e-mail. Every
-string from the run or the contract goes through `_e` (`html.escape`), since answers, messages
-and even the target URL come from a server that may be hostile.
+It reads in the order a vendor acts: the verdict (a banner with the counts), then the findings
+grouped by check and method, each with the member that is wrong, both values as JSON, the
+clause text and a curl line; then the run's facts, the method × family matrix, the ambiguities
+and the catalogue of checks. Inline CSS, no script, no external resource (links are anchors
+within the page): it opens from a CI artifact or an e-mail. Every string from the run or the
+contract goes through `_e` (`html.escape`), since answers, messages and even the target URL
+come from a server that may be hostile.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
-from harness.core.model import Finding, Observation, RunResult, Status
-from harness.report.json_report import gate_summary, tool_version
+from harness.core.model import CheckResult, Finding, Observation, RunResult, Status
+from harness.report.findings import (
+    KIT_ERROR_NOTE,
+    GroupedFindings,
+    group_findings,
+    reproduce,
+    shown,
+    skip_reason,
+    verdict_counts,
+)
+from harness.report.json_report import tool_version
 from harness.report.matrix import matrix_columns, matrix_rows, method_family_matrix
-from harness.report.values import clean, pretty_json_head
+from harness.report.values import clean, jsonable, pretty_json_head
 from harness.report.write import write_atomic
-from schema import Contract
+from schema import Contract, jsonio
 
-__all__ = ["HTML_NAME", "render_html", "write_html"]
+__all__ = ["BANNER_COLOURS", "HTML_NAME", "render_html", "write_html"]
 
 HTML_NAME = "report.html"
 NOTHING = "—"
 SHOWN_JSON = 20_000
 """Characters of a request or response shown per finding; report.json always holds all of it."""
+SHOWN_REQUEST = 4_000
 CONDITIONAL_FAMILIES = ("differential",)
-"""Families that apply only with a reference (`--scenario`): their matrix column is left out when none
-of their checks examined anything, rather than filling it with SKIP."""
+"""Families that apply only with a reference (`--scenario`) or discovered data: their matrix column is left
+out when none of their checks examined anything, rather than filling it with SKIP."""
+BANNER_COLOURS = {"conformant": "#1a7f37", "not conformant": "#b3261e", "inconclusive": "#9a5b00"}
+"""Background of the verdict banner (white text); the browser test reads these pixels back."""
 
 _CSS = """
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:80em;padding:0 1em;color:#222}
-h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin-bottom:.3em}
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0 auto 2em;max-width:80em;padding:0 1em;
+color:#222}
+h1{font-size:1.4em;margin:.8em 0 .4em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin:1.2em 0 .3em}
+h4{margin:.8em 0 .2em;font-weight:600}
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;
 vertical-align:top}th{background:#f3f3f3}td.n{text-align:right}
-pre{background:#f7f7f7;border:1px solid #ddd;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+pre{background:#f7f7f7;border:1px solid #ddd;padding:.5em;overflow-x:auto;white-space:pre-wrap;word-break:break-all;
+margin:.2em 0 .6em}
 .s{font-weight:600;padding:0 .4em;border-radius:3px;white-space:nowrap}
-.PASS{background:#d9f2d9}.SKIP{background:#eee;color:#555}.INFO{background:#dde8f7}
-.AMBIGUOUS{background:#efe0f7}.WARN{background:#fbe9c4}.FAIL{background:#f6cccc}
-.none{color:#aaa;text-align:center}.finding{border-left:4px solid #ccc;padding-left:1em;margin:1.5em 0}
+.PASS{background:#d9f2d9}.SKIP{background:#eee;color:#555}.INFO{background:#dde8f7}.UNVERIFIED{background:#d8f0f0}
+.AMBIGUOUS{background:#efe0f7}.WARN{background:#fbe9c4}.FAIL{background:#f6cccc}.ERROR{background:#e8d0f0}
+.none{color:#aaa;text-align:center}
+.banner{color:#fff;padding:1em 1.4em;border-radius:6px;margin:0 0 1em}
+.banner .word{font-size:2em;font-weight:700;margin:0}.banner p{margin:.2em 0}.banner ul{margin:.4em 0 0}
+.toc li{margin:.1em 0}a{color:#0b57d0}
+.group{border-top:2px solid #ddd;margin-top:1.2em}
+.finding{border-left:5px solid #ccc;padding:.2em 0 .2em 1em;margin:.8em 0 1.4em}
 .finding.FAIL{border-color:#c33;background:none}.finding.WARN{border-color:#d90;background:none}
 .finding.AMBIGUOUS{border-color:#93c;background:none}.finding.INFO{border-color:#36c;background:none}
-.verdict{font-size:1.2em;font-weight:700}.passed{color:#161}.failed{color:#a11}
-.sides{display:grid;grid-template-columns:1fr 1fr;gap:1em}.sides pre{margin-top:0}
+.finding.ERROR{border-color:#80c;background:none}.finding.UNVERIFIED{border-color:#399;background:none}
+.facts{margin:.2em 0}.facts span{margin-right:1.2em}.count{font-weight:600;color:#a11}
+.sides{display:grid;grid-template-columns:1fr 1fr;gap:1em}.sides pre{margin-top:0}.sides p{margin:.2em 0}
 .known{font-weight:600;color:#555;border:1px solid #999;border-radius:3px;padding:0 .4em}
+.kit{font-weight:600;color:#80c}.label{font-weight:600;margin:.4em 0 0}
 """
 
 
@@ -54,20 +81,22 @@ def write_html(result: RunResult, directory: Path, contract: Contract | None = N
 
 
 def render_html(result: RunResult, contract: Contract | None = None, *, gate: Status = Status.FAIL) -> str:
-    """The whole page as text."""
+    """The whole page as text: verdict, findings, then the facts, matrix and catalogue."""
     contract = contract or Contract.default()
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>Conformance report: {_e(result.target)}</title>",
         f"<style>{_CSS}</style></head><body>",
-        _header(result, gate),
+        f"<h1>Compressed-State Indexer API {_e(result.spec_version)}: conformance of {_e(result.target)}</h1>",
+        _banner(result, gate),
+        _findings(result, contract),
+        _facts(result),
         _summary(result),
         _matrix(result, contract),
         _observations(result.observations),
         _baseline(result),
         _checks(result),
-        _findings(result.findings, contract),
         _discovered(result.discovered),
         f"<footer><p>Written by csi-conformance {_e(tool_version())}.</p></footer>",
         "</body></html>",
@@ -77,6 +106,11 @@ def render_html(result: RunResult, contract: Contract | None = None, *, gate: St
 
 def _e(value: object) -> str:
     return html.escape(clean(str(value)), quote=True)
+
+
+def _anchor(*parts: object) -> str:
+    """An id attribute value from names a target may have chosen: letters, digits, `.`, `_` and `-` only."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", "-".join(clean(str(part)) for part in parts))
 
 
 def _badge(status: Status) -> str:
@@ -94,22 +128,144 @@ def _cell(cell: str) -> str:
     return f"<td>{cell}</td>" if not cell.startswith("<td") else cell
 
 
-def _header(result: RunResult, gate: Status) -> str:
-    verdict = gate_summary(result, gate)
-    word = "passed" if verdict["passed"] else "failed"
-    detail = f"{verdict['blocking']} finding(s) at or above {gate.value}"
+def _num(value: int) -> str:
+    return f'<td class="n">{value}</td>'
+
+
+def _banner(result: RunResult, gate: Status) -> str:
+    """The verdict first: conformant, not conformant or inconclusive, with the counts and the reasons."""
+    verdict = result.verdict(gate)
+    reasons = ([result.precondition] if result.precondition else []) + list(result.inconclusive)
+    if result.interrupted:
+        reasons.insert(0, "the run was interrupted: checks that did not run are SKIP")
+    if result.stopped and result.stopped not in reasons:
+        reasons.append(result.stopped)
+    items = "".join(f"<li>{_e(reason)}</li>" for reason in reasons)
+    return (f'<div class="banner" id="verdict" style="background:{BANNER_COLOURS[verdict]}">'
+            f'<p class="word">{_e(verdict.capitalize())}</p>'
+            f"<p>{_e(verdict_counts(result, gate))} · gate {_e(gate.value)} · profile {_e(result.profile)}</p>"
+            + (f"<ul>{items}</ul>" if items else "") + "</div>")
+
+
+def _findings(result: RunResult, contract: Contract) -> str:
+    groups = group_findings(result.findings)
+    if not groups:
+        return '<section id="findings"><h2>Findings</h2><p>None.</p></section>'
+    toc = "".join(f'<li>{_badge(group.status)} <a href="#{_anchor("c", group.check_id)}">{_e(group.check_id)}</a>: '
+                  + ", ".join(f'<a href="#{_anchor("c", group.check_id, method or "any")}">{_e(method or "no method")}'
+                              f"</a> ({_occurrences(findings)})" for method, findings in group.by_method) + "</li>"
+                  for group in groups)
+    body = "".join(_group(group, result.target, contract) for group in groups)
+    return (f'<section id="findings"><h2>Findings ({len(result.findings)})</h2>'
+            f'<ul class="toc">{toc}</ul>{body}</section>')
+
+
+def _occurrences(findings: tuple[Finding, ...]) -> str:
+    total = sum(f.occurrences for f in findings)
+    return f"{len(findings)} finding{'s' if len(findings) != 1 else ''}" + (
+        f", {total} answers" if total != len(findings) else "")
+
+
+def _group(group: GroupedFindings, target: str, contract: Contract) -> str:
+    parts = [f'<section class="group" id="{_anchor("c", group.check_id)}">',
+             f"<h3>{_badge(group.status)} <code>{_e(group.check_id)}</code></h3>"]
+    for method, findings in group.by_method:
+        parts.append(f'<h4 id="{_anchor("c", group.check_id, method or "any")}">'
+                     + (f"method <code>{_e(method)}</code>" if method else "not tied to one method") + "</h4>")
+        parts += [_finding(finding, target, contract) for finding in findings]
+    return "".join(parts) + "</section>"
+
+
+def _finding(finding: Finding, target: str, contract: Contract) -> str:
+    view = shown(finding)
+    count = f' <span class="count">×{finding.occurrences}</span>' if finding.occurrences > 1 else ""
+    known = ' <span class="known">baselined: known, not counted by the gate</span>' if finding.baselined else ""
+    kit = f' <span class="kit">{_e(KIT_ERROR_NOTE)}</span>' if finding.status is Status.ERROR else ""
+    facts = [f"Member: <code>{_e(view.path)}</code>" if view.path else "Member: not named by the check",
+             f"Basis: {_e(finding.basis.label)}"]
+    facts += [f"HTTP {_e(finding.http_status)}"] if finding.http_status is not None else []
+    facts += [f"seed {_e(finding.seed)}"] if finding.seed is not None else []
+    parts = [f'<article class="finding {finding.status.value}">',
+             f"<p>{_badge(finding.status)} <strong>{_e(finding.title)}</strong>{count}{known}{kit}</p>",
+             '<p class="facts">' + "".join(f"<span>{fact}</span>" for fact in facts) + "</p>",
+             '<div class="sides"><div><p class="label">Expected</p>'
+             f"<pre>{_e(view.expected if view.expected is not None else NOTHING)}</pre></div>"
+             '<div><p class="label">Received</p>'
+             f"<pre>{_e(view.received if view.received is not None else NOTHING)}</pre></div></div>"]
+    if view.other:
+        parts.append(f"<pre>{_e(chr(10).join(view.other))}</pre>")
+    parts.append("<ul>" + "".join(f"<li><code>{_e(c)}</code> {_e(_clause_text(contract, c))}</li>"
+                                  for c in finding.clauses) + "</ul>")
+    parts.append(_reproduce(finding, target))
+    parts.append(_exchange(finding))
+    parts.append(_examples(finding))
+    return "".join(parts) + "</article>"
+
+
+def _reproduce(finding: Finding, target: str) -> str:
+    line = reproduce(finding, target)
+    if line is None:
+        return f'<p class="label">Reproduce</p><p>Not tied to one request; target {_e(target)}.</p>'
+    request = ""
+    if finding.request is not None:
+        request = f'<p class="label">Request</p><pre>{_request(finding.request)}</pre>'
+    return f'{request}<p class="label">Reproduce (target {_e(target)})</p><pre>{_e(line)}</pre>'
+
+
+def _exchange(finding: Finding) -> str:
+    if finding.reference_response is not None:
+        return ("<details><summary>Target and reference answers</summary>"
+                '<div class="sides"><div><p class="label">Target answer</p>'
+                f"<pre>{_json_block(finding.response)}</pre></div><div><p class=\"label\">Reference answer</p>"
+                f"<pre>{_json_block(finding.reference_response)}</pre></div></div></details>")
+    if finding.response is not None:
+        return f"<details><summary>Answer</summary><pre>{_json_block(finding.response)}</pre></details>"
+    return ""
+
+
+def _examples(finding: Finding) -> str:
+    if not finding.examples:
+        return ""
+    items = "".join(f"<li><pre>{_e(example.get('message', ''))}</pre>"
+                    + (f"<pre>{_e(example['curl'])}</pre>" if example.get("curl") else "") + "</li>"
+                    for example in finding.examples)
+    return (f"<details><summary>{len(finding.examples)} other example(s) of the {finding.occurrences} answers"
+            f"</summary><ul>{items}</ul></details>")
+
+
+def _request(request: object) -> str:
+    """A short request on one line, as it is sent; a long one indented and cut like an answer."""
+    try:
+        line = jsonio.dumps(jsonable(request))
+    except (TypeError, ValueError):
+        line = ""
+    return _e(line) if line and len(line) <= 200 else _json_block(request, SHOWN_REQUEST)
+
+
+def _json_block(value: object, limit: int = SHOWN_JSON) -> str:
+    text, cut = pretty_json_head(value, limit)
+    return _e(text) + (f"\n<em>… cut at {limit} characters: report.json holds all of it</em>" if cut else "")
+
+
+def _clause_text(contract: Contract, clause_id: str) -> str:
+    clause = contract.clauses.get(clause_id)
+    return f"(§{clause.section}) {clause.text}" if clause else "(not a clause of this spec version)"
+
+
+def _facts(result: RunResult) -> str:
     rows = [["Target", _e(result.target)], ["Profile", _e(result.profile)], ["Seed", _e(result.seed)],
             ["Spec version", _e(result.spec_version)], ["Started", _e(result.started)],
             ["Duration", _e(f"{result.duration:.1f} s")], ["Requests", _e(result.requests)]]
     if result.scenario is not None:
         rows.append(["Compared with", _e(f"a reference server over scenario {result.scenario}")])
+    if result.shard is not None:
+        rows.append(["Shard", _e(result.shard)])
     if result.interrupted:
         rows.append(["Interrupted", "yes: checks not run are SKIP"])
     notes = "".join(f"<li>{_e(note)}</li>" for note in result.notes)
-    return (f"<header><h1>Compressed-State Indexer API {_e(result.spec_version)}: conformance report</h1>"
-            + "<table>" + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows) + "</table>"
-            + f'<p class="verdict {word}">Gate ({_e(gate.value)}): {word}, {_e(detail)}</p>'
-            + (f"<ul>{notes}</ul>" if notes else "") + "</header>")
+    return ('<section id="run"><h2>The run</h2><table>'
+            + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows) + "</table>"
+            + (f"<ul>{notes}</ul>" if notes else "") + "</section>")
 
 
 def _summary(result: RunResult) -> str:
@@ -123,21 +279,18 @@ def _summary(result: RunResult) -> str:
     return "<section><h2>Summary</h2>" + _table(head, rows) + "</section>"
 
 
-def _num(value: int) -> str:
-    return f'<td class="n">{value}</td>'
-
-
 def _matrix(result: RunResult, contract: Contract) -> str:
-    matrix = method_family_matrix(result)
-    examined = {check.family for check in result.checks if check.status is not Status.SKIP}
+    matrix = method_family_matrix(result, contract.methods)
+    examined = {check.family for check in result.checks if check.examined_total or check.findings}
     columns = [f for f in matrix_columns(matrix) if f not in CONDITIONAL_FAMILIES or f in examined]
     rows = []
     for method in matrix_rows(matrix, list(contract.methods)):
         cells = [matrix.get((method, family)) for family in columns]
         rows.append([f"<code>{_e(method)}</code>",
                      *(_badge(s) if s else f'<td class="none">{NOTHING}</td>' for s in cells)])
-    intro = ("<p>Worst status of the checks and findings for each method in each family; "
-             f"{NOTHING} where no check applies.</p>")
+    intro = ("<p>Worst status of the checks and findings for each method in each family: PASS where a check "
+             f"examined something on the method, SKIP where it reached nothing to judge there, {NOTHING} where "
+             "no check applies.</p>")
     return "<section><h2>Methods × families</h2>" + intro + _table(["Method", *map(_e, columns)], rows) + "</section>"
 
 
@@ -172,63 +325,24 @@ def _baseline(result: RunResult) -> str:
 
 
 def _checks(result: RunResult) -> str:
-    rows = []
-    for check in result.checks:
-        note = check.skip_reason or ("not run" if check.status is Status.SKIP else "")
-        rows.append([f"<code>{_e(check.check_id)}</code>", _e(check.family), _badge(check.status),
-                     _e(" ".join(check.clauses)), _num(check.runs), _e(check.description), _e(note)])
-    head = ["Check", "Family", "Status", "Clauses", "Runs", "What it verifies", "Skip reason"]
-    return "<section><h2>Checks</h2>" + _table(head, rows) + "</section>"
+    rows = [[f"<code>{_e(check.check_id)}</code>", _e(check.family), _badge(check.status), _examined(check),
+             _e(" ".join(check.clauses)), _e(check.description), _e(_note(check))] for check in result.checks]
+    head = ["Check", "Family", "Status", "Examined", "Clauses", "What it verifies", "Note"]
+    return '<section id="checks"><h2>Checks</h2>' + _table(head, rows) + "</section>"
 
 
-def _findings(findings: list[Finding], contract: Contract) -> str:
-    if not findings:
-        return "<section><h2>Findings</h2><p>None.</p></section>"
-    ordered = sorted(findings, key=lambda f: (-f.status.rank, f.check_id))
-    return "<section><h2>Findings</h2>" + "".join(_finding(f, contract) for f in ordered) + "</section>"
+def _examined(check: CheckResult) -> str:
+    """`answers 120, accounts 30 · 12/19 methods`: what the check judged, and on how many of its methods."""
+    judged = ", ".join(f"{kind} {count}" for kind, count in sorted(check.examined.items())) or "nothing"
+    if check.methods:
+        judged += f" · {len(check.examined_methods & check.methods)}/{len(check.methods)} methods"
+    return _e(judged)
 
 
-def _finding(finding: Finding, contract: Contract) -> str:
-    clauses = "".join(f"<li><code>{_e(c)}</code> {_e(_clause_text(contract, c))}</li>" for c in finding.clauses)
-    facts = [f"<code>{_e(finding.check_id)}</code>", f"method <code>{_e(finding.method or '-')}</code>",
-             f"basis {_e(finding.basis.value)}"]
-    if finding.http_status is not None:
-        facts.append(f"HTTP {_e(finding.http_status)}")
-    if finding.seed is not None:
-        facts.append(f"seed {_e(finding.seed)}")
-    known = ' <span class="known">baselined: known, not counted by the gate</span>' if finding.baselined else ""
-    parts = [f'<article class="finding {finding.status.value}">',
-             f"<h3>{_badge(finding.status)} {_e(finding.title)}{known}</h3>",
-             f"<p>{' · '.join(facts)}</p>", f"<ul>{clauses}</ul>", f"<pre>{_message(finding.message)}</pre>"]
-    if finding.request is not None:
-        parts.append(f"<p>Request</p><pre>{_json_block(finding.request)}</pre>")
-    if finding.reference_response is not None:
-        parts.append('<div class="sides"><div><p>Target answer</p>'
-                     f"<pre>{_json_block(finding.response)}</pre></div><div><p>Reference answer</p>"
-                     f"<pre>{_json_block(finding.reference_response)}</pre></div></div>")
-    elif finding.response is not None:
-        parts.append(f"<p>Response</p><pre>{_json_block(finding.response)}</pre>")
-    if finding.curl:
-        parts.append(f"<p>Reproduce</p><pre>{_e(finding.curl)}</pre>")
-    return "".join(parts) + "</article>"
-
-
-def _json_block(value: object) -> str:
-    text, cut = pretty_json_head(value, SHOWN_JSON)
-    return _e(text) + (f"\n<em>… cut at {SHOWN_JSON} characters: report.json holds all of it</em>" if cut else "")
-
-
-def _message(message: str) -> str:
-    """The Expected/Received message, escaped, with its labels in bold."""
-    escaped = _e(message)
-    for label in ("Expected:", "Received:"):
-        escaped = escaped.replace(label, f"<strong>{label}</strong>")
-    return escaped
-
-
-def _clause_text(contract: Contract, clause_id: str) -> str:
-    clause = contract.clauses.get(clause_id)
-    return f"(§{clause.section}) {clause.text}" if clause else "(not a clause of this spec version)"
+def _note(check: CheckResult) -> str:
+    if check.status is Status.ERROR:
+        return KIT_ERROR_NOTE
+    return skip_reason(check) or check.incomplete or ""
 
 
 def _discovered(discovered: dict[str, list[str]]) -> str:

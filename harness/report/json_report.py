@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.core.model import BaselineEntry, CheckResult, Finding, Observation, RunResult, Status
+from harness.report.findings import member_path, reproduce, skip_reason
 from harness.report.values import jsonable
 from harness.report.write import write_atomic
 from schema import jsonio
@@ -35,9 +36,11 @@ def tool_version() -> str:
 
 
 def gate_summary(result: RunResult, threshold: Status = Status.FAIL) -> dict[str, Any]:
-    """The CI verdict: passed when no finding outside the baseline is at or above `threshold`, and how
-    many are."""
-    return {"threshold": threshold.value, "passed": result.gate(threshold), "blocking": len(result.blocking(threshold))}
+    """The CI verdict: passed when no finding outside the baseline is at or above `threshold`, how many
+    are, the verdict (conformant / not conformant / inconclusive) and the exit code `csi run` ends with."""
+    return {"threshold": threshold.value, "passed": result.gate(threshold), "blocking": len(result.blocking(threshold)),
+            "verdict": result.verdict(threshold), "exit_code": result.exit_code(threshold),
+            "kit_errors": len(result.kit_errors())}
 
 
 def to_json(result: RunResult, *, gate: Status = Status.FAIL) -> dict[str, Any]:
@@ -54,12 +57,14 @@ def to_json(result: RunResult, *, gate: Status = Status.FAIL) -> dict[str, Any]:
         "requests": result.requests,
         "interrupted": result.interrupted,
         "stopped": result.stopped,
+        "precondition": result.precondition,
+        "inconclusive": list(result.inconclusive),
         "notes": [note for note in result.notes],
         "summary": {"checks": result.counts(), "findings": _finding_counts(result.findings)},
         "gate": gate_summary(result, gate),
         "discovered": {kind: list(keys) for kind, keys in sorted(result.discovered.items())},
         "checks": [_check(check) for check in result.checks],
-        "findings": [_finding(finding) for finding in result.findings],
+        "findings": [_finding(finding, result.target) for finding in result.findings],
         "observations": [_observation(observation) for observation in result.observations],
         "scenario": result.scenario,
         "shard": result.shard,
@@ -82,38 +87,44 @@ def _finding_counts(findings: list[Finding]) -> dict[str, int]:
 
 
 def _check(check: CheckResult) -> dict[str, Any]:
-    status = check.status
     return {
         "id": check.check_id,
         "family": check.family,
         "title": check.title,
         "clauses": list(check.clauses),
         "description": check.description,
-        "status": status.value,
+        "status": check.status.value,
         "runs": check.runs,
-        "skip_reason": (check.skip_reason or "not run") if status is Status.SKIP else None,
+        "skip_reason": skip_reason(check),
         "methods": sorted(check.methods),
+        "examined": dict(sorted(check.examined.items())),
+        "examined_methods": sorted(check.examined_methods),
+        "incomplete": check.incomplete,
         "findings": len(check.findings),
     }
 
 
-def _finding(finding: Finding) -> dict[str, Any]:
+def _finding(finding: Finding, target: str) -> dict[str, Any]:
     """One finding as JSON values; request and response are kept as the target's JSON."""
     return {
         "check_id": finding.check_id,
         "title": finding.title,
         "status": finding.status.value,
         "basis": finding.basis.value,
+        "basis_label": finding.basis.label,
         "clauses": list(finding.clauses),
         "method": finding.method,
+        "path": member_path(finding.message),
         "message": finding.message,
         "request": jsonable(finding.request, _EXCHANGE_DEPTH),
         "response": jsonable(finding.response, _EXCHANGE_DEPTH),
         "http_status": finding.http_status,
-        "curl": finding.curl,
+        "curl": reproduce(finding, target),
         "seed": finding.seed,
         "reference_response": jsonable(finding.reference_response, _EXCHANGE_DEPTH),
         "baselined": finding.baselined,
+        "occurrences": finding.occurrences,
+        "examples": [jsonable(example, _EXCHANGE_DEPTH - 1) for example in finding.examples],
     }
 
 

@@ -5,14 +5,16 @@ How statuses map, so that CI systems show every finding but fail only on the gat
 | check status                        | JUnit                                                        |
 |-------------------------------------|--------------------------------------------------------------|
 | at or above the gate (FAIL default) | `<failure message="title" type="FAIL">`: the findings, curl  |
-| below the gate (WARN, AMBIGUOUS, INFO) | a passing test case; findings in `<system-out>`, and        |
-|                                     | `status` and `finding` properties on the test case           |
+| ERROR (the kit failed on the check) | `<error message="title" type="ERROR">`: an error of the kit, |
+|                                     | not of the target                                            |
+| below the gate (WARN, AMBIGUOUS, INFO, | a passing test case; findings in `<system-out>`, and      |
+| UNVERIFIED)                         | `status` and `finding` properties on the test case           |
 | SKIP                                | `<skipped message="reason">`                                 |
 | PASS                                | a plain test case                                            |
 
-Findings below the gate in a failing test case also go to `<system-out>`. `errors` is always 0:
-a check that cannot finish is a finding of the run, reported like any other. Text is made
-XML-safe (`values.xml_text`) because answers can carry characters XML 1.0 cannot hold.
+Findings below the gate in a failing test case also go to `<system-out>`. One fault seen in many
+answers is one finding, with its count and a few other examples. Text is made XML-safe
+(`values.xml_text`) because answers can carry characters XML 1.0 cannot hold.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from pathlib import Path
 
 from harness.core.model import CheckResult, Finding, RunResult, Status
 from harness.core.registry import FAMILIES
-from harness.report.values import xml_text
+from harness.report.findings import KIT_ERROR_NOTE, occurrences_note, reproduce, shown, skip_reason
+from harness.report.values import one_line, xml_text
 from harness.report.write import write_atomic
 
 __all__ = ["JUNIT_NAME", "build_junit", "finding_text", "write_junit"]
@@ -66,7 +69,7 @@ def _suite(result: RunResult, family: str, checks: list[CheckResult], gate: Stat
                         ("interrupted", str(result.interrupted).lower())):
         ET.SubElement(properties, "property", name=name, value=xml_text(value))
     for check in checks:
-        suite.append(_case(check, family, gate))
+        suite.append(_case(check, family, gate, result.target))
     _count(suite, [suite])
     return suite
 
@@ -86,29 +89,37 @@ def _count(element: ET.Element, suites: list[ET.Element]) -> None:
     cases = [case for suite in suites for case in suite.findall("testcase")]
     element.set("tests", str(len(cases)))
     element.set("failures", str(sum(1 for case in cases if case.find("failure") is not None)))
-    element.set("errors", "0")
+    element.set("errors", str(sum(1 for case in cases if case.find("error") is not None)))
     element.set("skipped", str(sum(1 for case in cases if case.find("skipped") is not None)))
 
 
-def _case(check: CheckResult, family: str, gate: Status) -> ET.Element:
+def _case(check: CheckResult, family: str, gate: Status, target: str) -> ET.Element:
     case = ET.Element("testcase", classname=f"csi.{family}", name=check.check_id)
     status = check.status
     if status is Status.SKIP:
-        ET.SubElement(case, "skipped", message=xml_text(check.skip_reason or "not run"))
+        ET.SubElement(case, "skipped", message=xml_text(skip_reason(check) or "not run"))
         return case
-    blocking = [f for f in check.findings if f.status.rank >= gate.rank and not f.baselined]
-    shown = [f for f in check.findings if f not in blocking]
+    blocking = [f for f in check.findings if f.status.rank >= gate.rank and not f.baselined
+                and f.status not in (Status.ERROR, Status.UNVERIFIED)]
+    errors = [f for f in check.findings if f.status is Status.ERROR]
+    rest = [f for f in check.findings if f not in blocking and f not in errors]
     if blocking:
-        titles = list(dict.fromkeys(f.title for f in blocking))
-        message = titles[0] + (f" (+{len(titles) - 1} more)" if len(titles) > 1 else "")
-        failure = ET.SubElement(case, "failure", message=xml_text(message), type=Status.worst(
-            f.status for f in blocking).value)
-        failure.text = xml_text("\n\n".join(finding_text(f) for f in blocking))
+        _outcome(case, "failure", blocking, Status.worst(f.status for f in blocking).value, target)
+    elif errors:
+        _outcome(case, "error", errors, Status.ERROR.value, target, f" ({KIT_ERROR_NOTE})")
+        errors = []
     if check.findings:
         _properties(case, check)
-    if shown:
-        ET.SubElement(case, "system-out").text = xml_text("\n\n".join(finding_text(f) for f in shown))
+    if rest or errors:
+        ET.SubElement(case, "system-out").text = xml_text("\n\n".join(finding_text(f, target) for f in errors + rest))
     return case
+
+
+def _outcome(case: ET.Element, tag: str, findings: list[Finding], kind: str, target: str, note: str = "") -> None:
+    titles = list(dict.fromkeys(f.title for f in findings))
+    message = titles[0] + (f" (+{len(titles) - 1} more)" if len(titles) > 1 else "") + note
+    element = ET.SubElement(case, tag, message=xml_text(message), type=kind)
+    element.text = xml_text("\n\n".join(finding_text(f, target) for f in findings))
 
 
 def _properties(case: ET.Element, check: CheckResult) -> None:
@@ -122,16 +133,27 @@ def _properties(case: ET.Element, check: CheckResult) -> None:
     case.insert(0, properties)
 
 
-def finding_text(finding: Finding) -> str:
-    """A finding as plain text lines: status and title, where, the message, and how to reproduce it."""
-    lines = [f"[{finding.status.value}] {finding.title}",
-             f"check: {finding.check_id}  method: {finding.method or '-'}  clauses: {' '.join(finding.clauses)}"
-             f"  basis: {finding.basis.value}",
-             finding.message]
+def finding_text(finding: Finding, target: str = "") -> str:
+    """A finding as plain text lines: status and title, where, the wrong member, both values, how often,
+    and how to reproduce it (from `target` when the engine recorded no curl line)."""
+    view = shown(finding)
+    count = occurrences_note(finding)
+    lines = [f"[{finding.status.value}] {finding.title}" + (f" ({count})" if count else "")
+             + (f" — {KIT_ERROR_NOTE}" if finding.status is Status.ERROR else ""),
+             f"check: {finding.check_id}  method: {finding.method or '-'}  clauses: {' '.join(finding.clauses)}",
+             f"basis: {finding.basis.label}"]
+    if view.path:
+        lines.append(f"Member: {view.path}")
+    lines += [f"Expected: {view.expected}"] if view.expected is not None else []
+    lines += [f"Received: {view.received}"] if view.received is not None else []
+    lines += list(view.other)
     if finding.http_status is not None:
         lines.append(f"HTTP status: {finding.http_status}")
-    if finding.curl:
-        lines.append(f"Reproduce: {finding.curl}")
+    repro = reproduce(finding, target)
+    lines.append(f"Reproduce: {repro}" if repro else "Reproduce: not tied to one request")
     if finding.seed is not None:
         lines.append(f"Seed: {finding.seed}")
+    for example in finding.examples:
+        lines.append(f"Also: {one_line(example.get('message', ''))}"
+                     + (f"  (reproduce: {example['curl']})" if example.get("curl") else ""))
     return "\n".join(lines)

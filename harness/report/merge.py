@@ -1,13 +1,16 @@
 """Join the reports of a split run (`csi run --shard I/N`) into one run's result.
 
 Each shard's `report.json` is read back into a `RunResult`; the shards must describe the same
-target, seed, profile, spec version and scenario. Checks merge by id (findings deduplicated, runs
-added up: a check that ran anywhere without a finding passes), keys and ambiguity observations are
-added up, and missing shards are said in the notes.
+target, seed, profile, spec version and scenario. Checks merge by id (the same fault in several
+shards is one finding whose occurrences add up; runs and what was examined add up: a check that
+examined something anywhere without a finding passes), keys and ambiguity observations are added
+up. The merged run gates like `csi run`: a missing shard, or a shard that was interrupted, stopped
+asking or was itself inconclusive, makes it inconclusive (exit code 3), with the reason said.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,8 @@ from schema import jsonio
 
 __all__ = ["load_report", "merge_results"]
 
+MAX_EXAMPLES = 3
+"""Other occurrences kept with a merged finding, as the runner keeps them."""
 SAME = ("target", "seed", "profile", "spec_version", "scenario")
 """Fields every shard of one run shares."""
 
@@ -44,20 +49,24 @@ def _result(data: dict[str, Any]) -> RunResult:
             clauses=tuple(item["clauses"]), method=item["method"], message=item["message"],
             request=item["request"], response=item["response"], http_status=item["http_status"],
             curl=item["curl"], seed=item["seed"], reference_response=item["reference_response"],
-            baselined=item["baselined"]))
+            baselined=item["baselined"], occurrences=item.get("occurrences", 1),
+            examples=tuple(item.get("examples", ()))))
     checks = []
     for item in data["checks"]:
-        skipped = [item["skip_reason"]] * item["runs"] if item["status"] == Status.SKIP.value else []
+        skipped = [item["skip_reason"]] if item["status"] == Status.SKIP.value and item["skip_reason"] else []
         checks.append(CheckResult(item["id"], item["family"], item["title"], tuple(item["clauses"]),
                                   item["description"], findings=findings.get(item["id"], []), runs=item["runs"],
-                                  skipped=skipped, methods=set(item["methods"])))
+                                  skipped=skipped, methods=set(item["methods"]),
+                                  incomplete=item.get("incomplete"), examined=dict(item.get("examined", {})),
+                                  examined_methods=set(item.get("examined_methods", ()))))
     observations = [Observation(o["ambiguity"], o["clause"], o["question"], o["observed_practice"],
                                 dict(o["counts"]), o["answers"]) for o in data["observations"]]
     return RunResult(target=data["target"], profile=data["profile"], seed=data["seed"],
                      spec_version=data["spec_version"], started=data["started"], duration=data["duration"],
                      requests=data["requests"], checks=checks, discovered=data["discovered"],
                      observations=observations, interrupted=data["interrupted"], stopped=data["stopped"],
-                     notes=list(data["notes"]), scenario=data["scenario"], shard=data["shard"])
+                     notes=list(data["notes"]), scenario=data["scenario"], shard=data["shard"],
+                     inconclusive=list(data.get("inconclusive", ())), precondition=data.get("precondition"))
 
 
 def merge_results(results: Sequence[RunResult]) -> RunResult:
@@ -77,8 +86,44 @@ def merge_results(results: Sequence[RunResult]) -> RunResult:
     merged.observations = _merge_observations(results)
     merged.interrupted = any(r.interrupted for r in results)
     merged.stopped = next((r.stopped for r in results if r.stopped), None)
-    merged.notes = list(dict.fromkeys(note for r in results for note in r.notes)) + _shard_notes(results)
+    notes, missing = _shard_notes(results)
+    merged.notes = list(dict.fromkeys(note for r in results for note in r.notes)) + notes
+    merged.inconclusive = _inconclusive(results, merged, missing)
     return merged
+
+
+_RECOMPUTED = ("no check of ", "the kit itself failed")
+"""Beginnings of a shard's inconclusive reasons that the merge works out again over all the shards: a
+family one shard did not reach another may have, and errors of the kit are counted once."""
+
+
+def _inconclusive(results: Sequence[RunResult], merged: RunResult, missing: list[str]) -> list[str]:
+    """Why the merged run cannot call the target conformant, whatever each shard said alone."""
+    reasons = []
+    if missing:
+        reasons.append(f"shard{'s' if len(missing) > 1 else ''} {', '.join(missing)} missing: "
+                       "the checks they own were not run in this report")
+    for result in results:
+        label = f"shard {result.shard}" if result.shard else "a merged report"
+        own = [r for r in result.inconclusive if not r.startswith(_RECOMPUTED)]
+        if result.interrupted:
+            own.insert(0, "interrupted before it finished")
+        if result.stopped and result.stopped not in own:
+            own.append(result.stopped)
+        if result.precondition:
+            own.insert(0, f"could not be certified at all: {result.precondition}")
+        reasons += [f"{label}: {reason}" for reason in own]
+    families: dict[str, list[CheckResult]] = {}
+    for check in merged.checks:
+        families.setdefault(check.family, []).append(check)
+    unreached = [name for name, checks in families.items() if all(c.status is Status.SKIP for c in checks)]
+    if unreached:
+        reasons.append(f"no check of {', '.join(unreached)} examined anything: that part of the API was not reached")
+    errors = sorted({f.check_id for f in merged.findings if f.status is Status.ERROR})
+    if errors:
+        reasons.append(f"the kit itself failed in {len(errors)} checks ({', '.join(errors)}): "
+                       "an error of csi, not of the target")
+    return reasons
 
 
 def _merge_checks(results: Sequence[RunResult]) -> list[CheckResult]:
@@ -91,10 +136,24 @@ def _merge_checks(results: Sequence[RunResult]) -> list[CheckResult]:
             into.skipped += check.skipped
             into.methods |= check.methods
             into.incomplete = into.incomplete or check.incomplete
+            into.examined_methods |= check.examined_methods
+            for kind, count in check.examined.items():
+                into.examined[kind] = into.examined.get(kind, 0) + count
             for finding in check.findings:
-                if all(existing.dedup_key != finding.dedup_key for existing in into.findings):
-                    into.findings.append(finding)
+                _add_finding(into.findings, finding)
     return list(merged.values())
+
+
+def _add_finding(findings: list[Finding], finding: Finding) -> None:
+    """The same fault seen by two shards is one finding: occurrences add up, examples are pooled."""
+    for index, existing in enumerate(findings):
+        if existing.group_key == finding.group_key:
+            examples = tuple({example["message"]: example for example in existing.examples + finding.examples}
+                             .values())[:MAX_EXAMPLES]
+            findings[index] = dataclasses.replace(existing, occurrences=existing.occurrences + finding.occurrences,
+                                                  examples=examples, baselined=existing.baselined and finding.baselined)
+            return
+    findings.append(finding)
 
 
 def _merge_keys(lists: Iterable[dict[str, list[str]]]) -> dict[str, list[str]]:
@@ -120,10 +179,11 @@ def _merge_observations(results: Sequence[RunResult]) -> list[Observation]:
     return sorted(merged.values(), key=lambda o: o.ambiguity)
 
 
-def _shard_notes(results: Sequence[RunResult]) -> list[str]:
+def _shard_notes(results: Sequence[RunResult]) -> tuple[list[str], list[str]]:
+    """A note on what was merged, and the numbers of the missing shards."""
     shards = [r.shard for r in results]
     if any(shard is None for shard in shards):
-        return [f"merged {len(results)} reports, some of them whole runs"]
+        return [f"merged {len(results)} reports, some of them whole runs"], []
     counts = {int(shard.split("/")[1]) for shard in shards}
     if len(counts) != 1:
         raise ConfigError(f"shards of different splits cannot merge: {', '.join(sorted(shards))}")
@@ -133,4 +193,5 @@ def _shard_notes(results: Sequence[RunResult]) -> list[str]:
         raise ConfigError(f"a shard appears twice: {', '.join(sorted(shards))}")
     missing = [str(i) for i in range(1, count + 1) if i not in seen]
     note = f"merged shards {', '.join(map(str, seen))} of {count}"
-    return [note + (f"; shards {', '.join(missing)} missing: their checks are not in this report" if missing else "")]
+    return [note + (f"; shards {', '.join(missing)} missing: their checks are not in this report" if missing
+                    else "")], missing

@@ -10,7 +10,9 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomic"]
+from schema.errors import ConfigError
+
+__all__ = ["ensure_writable", "write_atomic"]
 
 _MODE = 0o644
 
@@ -34,3 +36,17 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def ensure_writable(directory: Path) -> Path:
+    """Create `directory` if missing and prove a file can be written there; `ConfigError` (exit 2, one
+    line) otherwise. Called before a run, so a long run never ends unable to write what it found."""
+    directory = Path(directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(prefix=".csi-probe.", dir=directory)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as exc:
+        raise ConfigError(f"cannot write reports to {directory}: {exc.strerror or exc}") from None
+    return directory

@@ -42,6 +42,12 @@ class Variant:
     """Run as `--scenario default`: a clean reference over the same scenario is compared with."""
     only: tuple[str, ...] = ()
     """What the run is narrowed to (default: the variant's family)."""
+    clauses: tuple[str, ...] = ()
+    """The clauses the fault violates (default: every clause its check cites); the variant test requires
+    the caught findings to cite them, and docs/clauses.md counts a clause covered only through them."""
+    prover: bool = False
+    """Needs the real light prover behind the reference (a placeholder proof would fail it anyway):
+    run by tests/harness/test_proof_check.py with the prover, not by the generic variant test."""
 
 
 class _Rewrite:
@@ -288,6 +294,9 @@ def _token_balance_plus_one(params: Any, result: Any) -> Any:
     return result
 
 
+EVERY_METHOD_ROW = tuple(f"4.2-M{row}" for row in range(1, 18))
+"""The §4.2 rows of the methods with params: a check of every method's params cites its method's row."""
+
 VARIANTS = [
     Variant("jsonrpc-1.0", "envelope", "envelope.jsonrpc-member", http=_json_body(_jsonrpc_one)),
     Variant("id-not-echoed", "envelope", "envelope.id-echoed", http=_json_body(_envelope_id)),
@@ -296,9 +305,11 @@ VARIANTS = [
     Variant("success-201", "transport", "transport.success-status", http=_created),
     Variant("text-plain", "transport", "transport.content-type", http=_text_plain),
     Variant("no-context", "schema", "schema.context-slot", dispatch=_drop_context),
-    Variant("string-lamports", "schema", "schema.result", dispatch=_string_lamports),
+    Variant("string-lamports", "schema", "schema.result", dispatch=_string_lamports,
+            clauses=("4.1-R6", "4.1-R7", "4.2-M10", "4.2-M5", "4.2-M6")),
     Variant("both-address-and-hash", "params", "params.exactly-one-of", dispatch=_both_given),
-    Variant("no-param-validation", "params", "params.generated-invalid", dispatch=_no_validation),
+    Variant("no-param-validation", "params", "params.generated-invalid", dispatch=_no_validation,
+            clauses=EVERY_METHOD_ROW),
     Variant("unknown-member-ignored", "params", "params.unknown-member", dispatch=_unknown_member_ignored),
     Variant("five-hashes", "limits", "limits.validity-hashes", dispatch=_five_hashes),
     Variant("limit-ignored", "limits", "limits.page-limit", dispatch=_limit_ignored),
@@ -314,9 +325,11 @@ VARIANTS = [
             dispatch=_on("getCompressionSignaturesForTokenOwner", _no_items)),
     Variant("shifted-leaf-index", "crypto", "crypto.account-hash", dispatch=_shift_leaf_index),
     Variant("bad-address-proof", "crypto", "crypto.new-address-proof",
-            dispatch=_on("getMultipleNewAddressProofs", _bad_address_proof)),
+            dispatch=_on("getMultipleNewAddressProofs", _bad_address_proof),
+            clauses=("ledger-T2",)),
     Variant("bad-leaf-indices", "crypto", "crypto.validity-proof",
-            dispatch=_on("getValidityProof", _bad_leaf_indices)),
+            dispatch=_on("getValidityProof", _bad_leaf_indices),
+            clauses=("ledger-P3",)),
     Variant("delegate-list-short", "differential", "differential.mirror-delegates",
             dispatch=_on("getCompressedTokenAccountsByDelegate", _drop_first_item)),
     Variant("slot-created-later", "differential", "differential.mirror-accounts", dispatch=_slot_created_later),

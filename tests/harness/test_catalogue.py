@@ -18,7 +18,7 @@ def test_every_family_has_checks() -> None:
     assert {spec.family for spec in REGISTRY.all()} == set(FAMILIES)
 
 
-MODULES = {"schema": ("schemas",), "differential": ("differential", "mirror")}
+MODULES = {"schema": ("schemas",), "differential": ("differential", "mirror"), "crypto": ("crypto", "proofs")}
 """Family -> the check modules that hold it, where the module is not named after the family."""
 
 
@@ -31,7 +31,40 @@ def test_checks_are_documented() -> None:
 def test_committed_clause_map_is_current(contract: Contract) -> None:
     from pathlib import Path
 
-    from harness.report.coverage import render_coverage_markdown
+    from .clause_map import clause_map
 
     committed = (Path(__file__).resolve().parents[2] / "docs" / "clauses.md").read_text(encoding="utf-8")
-    assert committed == render_coverage_markdown(REGISTRY, contract), "docs/clauses.md is stale: run `make export`"
+    assert committed == clause_map(contract), "docs/clauses.md is stale: run `make export`"
+
+
+def _printed(width: int | None, terminal: bool) -> str:
+    import io
+
+    from rich.console import Console
+
+    from harness.report.catalogue import print_catalogue
+
+    console = Console(file=io.StringIO(), width=width or 80, force_terminal=terminal, color_system=None)
+    print_catalogue(REGISTRY, as_json=False, console=console)
+    return console.file.getvalue()
+
+
+def test_csi_checks_reads_at_80_and_120_columns() -> None:
+    for width in (80, 120):
+        lines = _printed(width, terminal=True).splitlines()
+        assert max(len(line) for line in lines) <= width
+        words = " ".join(lines).split()
+        for spec in REGISTRY.all():  # every id whole, every word of every description present
+            assert spec.id in words
+            assert " ".join(spec.description.split()) in " ".join(" ".join(lines).split())
+
+
+def test_csi_checks_is_plain_text_when_piped() -> None:
+    text = _printed(None, terminal=False)
+    assert "\x1b" not in text and "│" not in text and "┃" not in text
+    lines = text.splitlines()
+    assert lines[0].startswith(f"{len(REGISTRY.all())} checks in {len(FAMILIES)} families")
+    ids = [line.split()[0] for line in lines[2:] if not line.startswith(" ")]
+    assert ids == [spec.id for spec in REGISTRY.all()]
+    descriptions = [line.strip() for line in lines[2:] if line.startswith(" ")]
+    assert descriptions == [" ".join(spec.description.split()) for spec in REGISTRY.all()]  # one line each

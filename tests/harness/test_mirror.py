@@ -200,3 +200,35 @@ def test_plain_csi_run_finds_a_planted_inconsistency(tmp_path: Path) -> None:
     found = {f["check_id"] for f in report["findings"]}
     assert found == {"differential.mirror-delegates"}
     assert "differential.mirror-delegates" in done.stdout
+
+
+EXAMINED = {
+    "differential.mirror-ledger": {"transactions", "accounts"},
+    "differential.mirror-accounts": {"accounts", "hashes", "lookups"},
+    "differential.mirror-balance-by-owner": {"balances"},
+    "differential.mirror-token-balances": {"balance lists"},
+    "differential.mirror-account-lists": {"lists", "accounts"},
+    "differential.mirror-token-lists": {"lists", "token accounts"},
+    "differential.mirror-delegates": {"lists", "token accounts"},
+    "differential.mirror-signatures": {"lists", "signatures"},
+}
+
+
+def test_each_mirror_check_counts_what_it_compared() -> None:
+    """PASS means something was compared: each check says what, and how many."""
+    with serving(None) as url:
+        result = _run(url)
+    checks = _mirror_checks(result)
+    assert {cid: set(c.examined) for cid, c in checks.items()} == EXAMINED
+    assert all(n > 0 for c in checks.values() for n in c.examined.values())
+    assert checks["differential.mirror-account-lists"].examined_methods == {"getCompressedAccountsByOwner"}
+
+
+def test_a_target_that_shows_nothing_gives_the_mirror_nothing_to_compare() -> None:
+    """An empty indexer: discovery sees no transaction and no account, so there is nothing to mirror.
+    The mirror checks say so (SKIP, examined nothing) rather than PASS on nothing."""
+    with bundled_reference("empty") as url:
+        result = _run(url)
+    checks = _mirror_checks(result)
+    assert {cid: c.status for cid, c in checks.items()} == dict.fromkeys(MIRROR_CHECKS, Status.SKIP)
+    assert all(c.examined == {} and "no account discovered to mirror" in c.skip_reason for c in checks.values())

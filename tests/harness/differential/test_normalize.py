@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from harness.differential.compare import differences
-from harness.differential.normalize import ALLOWED, NORMALIZERS, READINGS, comparable, normalize
+from harness.differential.normalize import ALLOWED, NORMALIZERS, READING_MEMBERS, READINGS, comparable, normalize
 from ledger_crypto import b58decode, b58encode
 from schema import Contract
 
@@ -170,3 +170,33 @@ def test_each_normalizer_leaves_an_unrelated_answer_alone(contract: Contract, no
     value = comparable(_ok("ok"))
     assert normalizer.rewrite(contract, "getIndexerHealth", value) is False
     assert value == {"result": "ok"}
+
+
+def test_spec_2_10_fields_read_as_the_wire_form_and_the_values_stay(contract: Contract) -> None:
+    method = "getValidityProof"
+    wire = {"compressedProof": None, "roots": [HASH], "rootIndices": [7], "leafIndices": [3], "leaves": [HASH],
+            "merkleTrees": [TREE]}
+    spec = {**{k: v for k, v in wire.items() if k != "merkleTrees"},
+            "treeInfos": [{"tree": TREE, "treeType": "state", "rootIndex": 7}], "proveByIndices": [False]}
+    assert _diff(contract, method, _state(spec), _state(wire)) == []
+    assert "reading:validity-proof-fields" in normalize(contract, method, _state(spec))[1]
+    other_tree = {**spec, "treeInfos": [{"tree": OWNER}]}
+    assert [d.path for d in _diff(contract, method, _state(other_tree), _state(wire))] == [
+        "result.value.merkleTrees[0]"]
+    unnamed = {**spec, "treeInfos": [{"merkle": TREE}]}
+    assert {d.path.split("[")[0] for d in _diff(contract, method, _state(unnamed), _state(wire))} == {
+        "result.value.treeInfos", "result.value.proveByIndices", "result.value.merkleTrees"}
+
+
+def test_a_null_compressed_proof_is_left_aside_like_any_other(contract: Contract) -> None:
+    proof = {"compressedProof": {"a": [1] * 32, "b": [2] * 64, "c": [3] * 32}, "roots": [HASH], "rootIndices": [7],
+             "leafIndices": [3], "leaves": [HASH], "merkleTrees": [TREE]}
+    assert _diff(contract, "getValidityProof", _state({**proof, "compressedProof": None}), _state(proof)) == []
+
+
+def test_every_point_an_answer_can_touch_names_the_members_it_governs(contract: Contract) -> None:
+    """A reading may excuse a difference only in its own members: every point of a response has them."""
+    touched = {amb for method in contract.methods for amb in contract.ambiguities_in(f"{method}.response")}
+    touched |= set(contract.ambiguities_in("Error"))
+    assert touched <= set(READING_MEMBERS)
+    assert set(READING_MEMBERS) <= set(contract.ambiguities)

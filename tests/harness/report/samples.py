@@ -34,7 +34,9 @@ def id_echo() -> CheckResult:
                    200, _curl('{"jsonrpc":"2.0","id":5,"method":"getIndexerSlot"}'), 1234)
     return CheckResult("envelope.id-echo", "envelope", "Response id echoes the request id", ("4.1-R4",),
                        "The answer's id is the request's id", [fail, warn], runs=19,
-                       methods={"getCompressedAccount", "getIndexerSlot", "getIndexerHealth"})
+                       methods={"getCompressedAccount", "getIndexerSlot", "getIndexerHealth"},
+                       examined={"answers": 19}, examined_methods={"getCompressedAccount", "getIndexerSlot",
+                                                                  "getIndexerHealth"})
 
 
 def slot_warn() -> CheckResult:
@@ -44,7 +46,8 @@ def slot_warn() -> CheckResult:
                                                                                               "result": "ok"},
                       200, _curl('{"jsonrpc":"2.0","id":"test-account","method":"getIndexerHealth"}'), 1234)
     return CheckResult("envelope.jsonrpc-version", "envelope", "jsonrpc is 2.0", ("9-R1",),
-                       "Every answer carries jsonrpc 2.0", [finding], runs=30, methods={"getIndexerHealth"})
+                       "Every answer carries jsonrpc 2.0", [finding], runs=30, methods={"getIndexerHealth"},
+                       examined={"answers": 30}, examined_methods={"getIndexerHealth"})
 
 
 def token_state() -> CheckResult:
@@ -59,7 +62,9 @@ def token_state() -> CheckResult:
                       request, response, 200, _curl('{"method":"getCompressedTokenAccountsByOwner"}'), 1234)
     return CheckResult("schema.token-state", "schema", "TokenData state", ("3.1-R1", "2.5-R1"),
                        "TokenData.state follows one reading", [finding], runs=40,
-                       methods={"getCompressedTokenAccountsByOwner", "getCompressedTokenAccountsByDelegate"})
+                       methods={"getCompressedTokenAccountsByOwner", "getCompressedTokenAccountsByDelegate"},
+                       examined={"accounts": 40}, examined_methods={"getCompressedTokenAccountsByOwner",
+                                                                   "getCompressedTokenAccountsByDelegate"})
 
 
 def validity_hashes() -> CheckResult:
@@ -72,7 +77,7 @@ def validity_hashes() -> CheckResult:
                       200, _curl('{"method":"getValidityProof","params":{"hashes":[1,2,3,4,5]}}'), 1234)
     return CheckResult("limits.validity-hashes", "limits", "getValidityProof hash counts", ("8-L1", "4.3-R1"),
                        "getValidityProof accepts 1, 2, 3, 4, 8 hashes and refuses other counts", [finding], runs=1,
-                       methods={"getValidityProof"})
+                       methods={"getValidityProof"}, examined={"answers": 1}, examined_methods={"getValidityProof"})
 
 
 def post_only() -> CheckResult:
@@ -81,13 +86,15 @@ def post_only() -> CheckResult:
                       {"body": "<html>hello</html>", "json_error": "Expecting value"}, 200,
                       f"curl -sS '{URL}'", 1234)
     return CheckResult("transport.post-only", "transport", "Only POST is served", ("4.1-R1",),
-                       "A GET is refused", [finding], runs=1)
+                       "A GET is refused", [finding], runs=1, examined={"answers": 1})
 
 
 def plain(check_id: str, clauses: tuple[str, ...], *, runs: int, methods: set[str] | None = None,
-          skipped: list[str] | None = None) -> CheckResult:
+          skipped: list[str] | None = None, examined: int = 0) -> CheckResult:
+    """A check without findings: PASS when it examined something, else SKIP."""
     return CheckResult(check_id, check_id.split(".")[0], check_id, clauses, f"Verifies {check_id}", [], runs,
-                       skipped or [], methods or set())
+                       skipped or [], methods or set(), examined={"answers": examined} if examined else {},
+                       examined_methods=set(methods or ()) if examined else set())
 
 
 def run_result(contract: Contract) -> RunResult:
@@ -101,7 +108,7 @@ def run_result(contract: Contract) -> RunResult:
         plain("pagination.null-cursor", ("4.1-R8",), runs=3, methods={"getCompressedAccountsByOwner"},
               skipped=["no owner with more than one page discovered"] * 3),
         plain("consistency.balance-sum", ("4.2-M4",), runs=0),
-        plain("crypto.account-hash", ("2.3-R2",), runs=12, methods={"getCompressedAccount"}),
+        plain("crypto.account-hash", ("2.3-R2",), runs=12, methods={"getCompressedAccount"}, examined=12),
     ]
     observations = [_observation(contract, "token-state", {"string": 0, "integer": 5}, 5),
                     _observation(contract, "balance-wrapper", {"wrapped": 2, "bare": 2}, 2)]
@@ -133,4 +140,5 @@ def passing_result(contract: Contract) -> RunResult:
     """A run whose worst finding is a WARN: the gate passes at FAIL and fails at WARN."""
     return RunResult(target=URL, profile="lenient", seed=1, spec_version=contract.version,
                      started="2025-01-02T03:04:05+00:00", checks=[slot_warn(), plain("crypto.account-hash",
-                                                                                     ("2.3-R2",), runs=2)])
+                                                                                     ("2.3-R2",), runs=2,
+                                                                                     examined=2)])

@@ -30,13 +30,16 @@ def test_ci_log_is_plain_lines(result: RunResult) -> None:
     assert "\x1b" not in log  # no colour, no cursor movement
     lines = log.splitlines()
     assert lines[0] == "Running 8 checks"
-    assert lines[1] == "[1/8] FAIL      envelope.id-echo"
-    assert "[8/8] PASS      crypto.account-hash" in lines
+    assert lines[1] == "[1/8] FAIL       envelope.id-echo"
+    assert "[8/8] PASS       crypto.account-hash" in lines
 
 
 def test_summary_table_rows(result: RunResult) -> None:
     log = _log(result)
     row = next(line for line in log.splitlines() if line.startswith("│ envelope"))
+    header = next(line for line in log.splitlines() if line.startswith("┃ Family"))
+    assert [cell.strip() for cell in header.strip("┃").split("┃")] == ["Family", "PASS", "SKIP", "INFO", "AMBIGUOUS",
+                                                                      "WARN", "FAIL", "Total"]
     assert [cell.strip() for cell in row.strip("│").split("│")] == ["envelope", "0", "0", "0", "0", "1", "1", "2"]
     total = next(line for line in log.splitlines() if line.startswith("│ total"))
     assert [cell.strip() for cell in total.strip("│").split("│")] == ["total", "1", "2", "1", "1", "1", "2", "8"]
@@ -50,13 +53,17 @@ def test_fail_and_warn_findings_one_line_each(result: RunResult) -> None:
     assert findings[0] == ("FAIL  envelope.id-echo getCompressedAccount  Response id differs from request id:"
                            " Expected: id 'test-account' | Received: id 7")  # whole in a log, past the width
     assert findings[1].startswith("FAIL  limits.validity-hashes getValidityProof  Hash count outside")
-    assert "2 INFO/AMBIGUOUS finding(s): see the reports" in lines
-    assert lines[-1] == "Gate (FAIL): failed, 2 finding(s) at or above FAIL"
+    assert "1 AMBIGUOUS, 1 INFO finding(s) below WARN: see the reports" in lines
+    assert lines[-2] == "Gate (FAIL): failed, 2 finding(s) at or above FAIL"
+    assert lines[-1] == ("Verdict: NOT CONFORMANT (exit 1): 2 findings at or above FAIL; "
+                         "checks: 2 FAIL, 1 WARN, 1 AMBIGUOUS, 1 INFO, 2 SKIP, 1 PASS")
 
 
 def test_gate_verdicts(passing: RunResult) -> None:
-    assert _log(passing).splitlines()[-1] == "Gate (FAIL): passed, no finding at or above FAIL"
-    assert _log(passing, gate=Status.WARN).splitlines()[-1] == "Gate (WARN): failed, 1 finding(s) at or above WARN"
+    assert _log(passing).splitlines()[-2:] == ["Gate (FAIL): passed, no finding at or above FAIL",
+                                               "Verdict: CONFORMANT (exit 0): 0 findings at or above FAIL; "
+                                               "checks: 1 WARN, 1 PASS"]
+    assert _log(passing, gate=Status.WARN).splitlines()[-2] == "Gate (WARN): failed, 1 finding(s) at or above WARN"
 
 
 def test_terminal_cuts_finding_lines_to_the_width(result: RunResult) -> None:
@@ -101,3 +108,79 @@ def test_hostile_text_on_a_terminal_carries_no_foreign_escape(hostile: RunResult
     console = Console(file=io.StringIO(), width=200, force_terminal=True, color_system="standard")
     _feed(ConsoleReporter(console), hostile)
     assert "\\x1b[31m[bold]red[/]" in console.file.getvalue()
+
+
+def _kit_error_run(result: RunResult) -> RunResult:
+    """The sample run plus an error of the kit, a grouped finding and the reasons it is inconclusive."""
+    import dataclasses
+
+    from harness.core.model import Basis, CheckResult, Finding
+
+    error = Finding("crypto.proof-verifies", "The kit could not complete this check", Status.ERROR, Basis.KIT,
+                    ("2.3-R2",), "getValidityProof", "Expected: the check to run to its end\nReceived: KeyError: 'x'")
+    check = CheckResult("crypto.proof-verifies", "crypto", "Proofs verify", ("2.3-R2",), "Proofs verify", [error],
+                        runs=1, methods={"getValidityProof"})
+    first = result.checks[0]
+    grouped = dataclasses.replace(first.findings[0], occurrences=22,
+                                  message="Expected: id \"test-account\" at $.id\nReceived: id 7")
+    first.findings[0] = grouped
+    result.checks.append(check)
+    result.inconclusive = ["the request budget (--max-requests 10) ran out: 3 checks examined nothing"]
+    return result
+
+
+def test_errors_of_the_kit_grouped_findings_and_inconclusive_reasons(result: RunResult) -> None:
+    lines = _log(_kit_error_run(result)).splitlines()
+    error = next(line for line in lines if line.startswith("ERROR "))
+    assert error.startswith("ERROR crypto.proof-verifies getValidityProof  The kit could not complete this check "
+                            "[an error of the kit, not of the target]")
+    grouped = next(line for line in lines if line.startswith("FAIL  envelope.id-echo"))
+    assert "Response id differs from request id ×22 at $.id:" in grouped
+    assert ("Inconclusive: the request budget (--max-requests 10) ran out: 3 checks examined nothing") in lines
+    assert lines[-1].startswith("Verdict: NOT CONFORMANT (exit 1): 2 findings at or above FAIL; 1 error of the kit;")
+
+
+def test_progress_counts_answer_checks_and_shows_their_status_only_at_the_end(result: RunResult) -> None:
+    from harness.engine.events import PhaseStarted
+
+    console = Console(file=io.StringIO(), width=120)
+    reporter = ConsoleReporter(console)
+    answer, active = result.checks[0], result.checks[1:]
+    reporter.handle(RunStarted(total=len(result.checks), answer_checks=1))
+    reporter.handle(PhaseStarted("discovering keys"))
+    for check in active:
+        reporter.handle(CheckStarted(check.check_id))
+        reporter.handle(CheckFinished(check))
+    reporter.handle(CheckFinished(answer))
+    lines = console.file.getvalue().splitlines()
+    assert lines[0] == "Running 8 checks (1 judge every answer: their status comes at the end)"
+    assert lines[1] == "… discovering keys"
+    assert lines[-1] == "[8/8] FAIL       envelope.id-echo"
+    assert not any("envelope.id-echo" in line for line in lines[:-1])
+
+
+def test_terminal_shows_each_slow_step_on_the_bar(result: RunResult) -> None:
+    from harness.engine.events import PhaseStarted
+
+    console = Console(file=io.StringIO(), width=120, force_terminal=True)
+    with ConsoleReporter(console) as reporter:
+        reporter.handle(RunStarted(total=3, answer_checks=1))
+        reporter.handle(PhaseStarted("discovering keys"))
+        assert reporter._progress.tasks[0].description == "discovering keys"
+
+
+def test_a_baseline_is_one_line_however_long(result: RunResult) -> None:
+    import dataclasses
+
+    from harness.core.model import BaselineEntry
+
+    for check in result.checks:
+        check.findings[:] = [dataclasses.replace(f, baselined=True) for f in check.findings]
+    result.baseline = [BaselineEntry("health.ok")] * 9
+    result.stale_baseline = [BaselineEntry(f"health.x{i}", "getIndexerSlot") for i in range(5)]
+    lines = _log(result).splitlines()
+    mentions = [line for line in lines if "baseline" in line.lower() or "health.x" in line]
+    assert mentions == ["Baseline: 6 known finding(s) not counted by the gate; 5 stale entries matched no finding: "
+                        "health.x0 (getIndexerSlot), health.x1 (getIndexerSlot), health.x2 (getIndexerSlot) and 2 "
+                        "more; remove them from the baseline (report.json lists them)"]
+    assert not [line for line in lines if line.startswith(("FAIL ", "WARN "))]

@@ -79,8 +79,7 @@ def test_print_catalogue(registry: Registry) -> None:
     assert jsonio.loads(console.file.getvalue()) == catalogue(registry)
     console = Console(file=io.StringIO(), width=200)
     print_catalogue(registry, as_json=False, console=console)
-    table = console.file.getvalue()
-    assert "3 checks" in table and "every result matches its schema" in table
-    row = next(line for line in table.splitlines() if "limits.validity-hashes" in line)
-    assert [cell.strip() for cell in row.strip("│ ").split("│")][:6] == [
-        "limits.validity-hashes", "limits", "active", "spec", "1", "8-L1 4.3-R1"]
+    lines = console.file.getvalue().splitlines()
+    assert lines[0].startswith("3 checks in ") and "every result matches its schema" in " ".join(lines).lower()
+    index = lines.index("limits.validity-hashes  [active, spec, 1 methods; clauses 8-L1 4.3-R1]")
+    assert lines[index + 1].startswith("    ")  # its description, under it

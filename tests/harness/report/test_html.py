@@ -52,17 +52,20 @@ def test_written_page_is_self_contained(result: RunResult, contract: Contract, t
     names = {tag for tag, _ in page.tags}
     assert {"html", "head", "style", "body", "table"} <= names
     assert not names & {"script", "link", "img", "iframe", "object"}
-    assert not [attrs for _, attrs in page.tags if {"src", "href"} & set(attrs)]
+    assert not [attrs for _, attrs in page.tags if "src" in attrs]
+    links = [attrs["href"] for _, attrs in page.tags if "href" in attrs]
+    ids = {attrs["id"] for _, attrs in page.tags if "id" in attrs}
+    assert links and all(link.startswith("#") and link[1:] in ids for link in links)  # anchors within the page
 
 
 def test_carries_the_facts(result: RunResult, contract: Contract) -> None:
     text = " ".join(_page(render_html(result, contract)).text)
     for fact in (samples.URL, "1234", "spec", "0.50.0", "2025-01-02T03:04:05+00:00", "12.3 s", "321",
-                 "Gate (FAIL): failed, 2 finding(s) at or above FAIL", "Response id differs from request id",
+                 "Not conformant", "2 findings at or above FAIL", "Response id differs from request id",
                  "discovery found no delegate", contract.clause("8-L1").text, contract.clause("4.3-R1").text,
                  contract.ambiguity("token-state").question, "--data-raw", "HTTP 200"):
         assert fact in text, fact
-    assert "<strong>Received:</strong> state 0" in render_html(result, contract)
+    assert '<p class="label">Received</p><pre>state 0</pre>' in render_html(result, contract)
     assert str(samples.BIG_AMOUNT) in text and str(samples.BIG_LAMPORTS) in text
     assert '"amount": 18446744073709551621' in text  # pretty JSON, exact
 
@@ -72,7 +75,7 @@ def test_summary_counts(result: RunResult, contract: Contract) -> None:
     summary = source.split("<h2>Summary</h2>")[1].split("</section>")[0]
     checks_row = summary.split("<td>Checks</td>")[1].split("</tr>")[0]
     cells = [cell.split(">")[1] for cell in checks_row.split("</td>") if ">" in cell]
-    assert cells == ["1", "2", "1", "1", "1", "2", "8"]  # PASS SKIP INFO AMBIGUOUS WARN FAIL total
+    assert cells == ["1", "2", "0", "1", "1", "1", "0", "2", "8"]  # PASS SKIP UNVERIFIED INFO … ERROR FAIL total
 
 
 def test_matrix_cells() -> None:
@@ -87,6 +90,28 @@ def test_matrix_cells() -> None:
     assert matrix[(RUN_WIDE, "transport")] is Status.INFO
     assert ("getIndexerSlot", "crypto") not in matrix
     assert not [cell for cell in matrix if cell[1] == "consistency"]  # a check that never ran
+
+
+def test_matrix_skips_methods_a_check_did_not_reach_and_hides_the_unknown_method_probe(contract: Contract) -> None:
+    from harness.core.model import Basis, CheckResult, Finding
+
+    probe = Finding("envelope.unknown-method", "Unknown method not -32601", Status.FAIL, Basis.SPEC, ("7-C1",),
+                    "getCompressedAccountz", "Expected: error code -32601\nReceived: -32000")
+    checks = [CheckResult("envelope.unknown-method", "envelope", "t", ("7-C1",), "d", [probe], runs=1),
+              CheckResult("differential.mirror-balances", "differential", "t", (), "d", runs=1,
+                          examined={"owners": 3}, examined_methods={"getCompressedBalanceByOwner"}),
+              CheckResult("params.exactly-one-of", "params", "t", (), "d", runs=2,
+                          methods={"getCompressedAccount", "getCompressedBalance"},
+                          examined={"answers": 4}, examined_methods={"getCompressedAccount"})]
+    run = RunResult(target="http://x/", profile="spec", seed=0, spec_version="0.50.0", started="now", checks=checks)
+    matrix = method_family_matrix(run, contract.methods)
+    assert matrix[(RUN_WIDE, "envelope")] is Status.FAIL
+    assert not [cell for cell in matrix if cell[0] == "getCompressedAccountz"]
+    assert matrix[("getCompressedBalanceByOwner", "differential")] is Status.PASS  # run-wide check, examined there
+    assert matrix[("getCompressedAccount", "params")] is Status.PASS
+    assert matrix[("getCompressedBalance", "params")] is Status.SKIP  # ran there, examined nothing
+    source = render_html(run, contract)
+    assert "getCompressedAccountz</code></td>" not in source and "<code>getCompressedAccountz</code>" in source
 
 
 def test_matrix_rendering(result: RunResult, contract: Contract) -> None:
@@ -129,5 +154,55 @@ def test_long_answers_are_cut_in_the_page_only(result: RunResult, contract: Cont
 def test_empty_run(contract: Contract) -> None:
     empty = RunResult(target="http://x/", profile="spec", seed=0, spec_version="0.50.0", started="now")
     text = " ".join(_page(render_html(empty, contract)).text)
-    assert "Gate (FAIL): passed" in text
+    assert "Conformant" in text and "0 findings at or above FAIL" in text
     assert "No answer touched a point the spec leaves open." in text
+
+
+def test_opens_on_the_verdict_then_the_findings_then_the_catalogue(result: RunResult, contract: Contract) -> None:
+    source = render_html(result, contract)
+    body = source.split("<body>")[1]
+    banner, findings, checks = (body.index('id="verdict"'), body.index('id="findings"'), body.index('id="checks"'))
+    assert banner < findings < checks < body.index("<h2>Methods × families</h2>") or banner < findings < checks
+    assert body.index("<h1>") < banner < body.index("<h2>")  # nothing but the title before the banner
+    verdict = body[banner:findings]
+    assert '<p class="word">Not conformant</p>' in verdict and "background:#b3261e" in verdict
+    assert "2 findings at or above FAIL; checks: 2 FAIL, 1 WARN, 1 AMBIGUOUS, 1 INFO, 2 SKIP, 1 PASS" in verdict
+    first = body[findings:].split('<article class="finding')[1]
+    assert "Response id differs from request id" in first  # the worst check's worst finding comes first
+
+
+def test_a_finding_shows_member_values_as_json_clause_and_curl(result: RunResult, contract: Contract) -> None:
+    check = result.checks[0]
+    check.findings[0] = dataclasses.replace(
+        check.findings[0], occurrences=22, curl=None,
+        message="Expected: {'value': 100000} at $.result.value.items[3].leafIndex\nReceived: {'value': 7}",
+        examples=({"message": "Expected: 1\nReceived: 2", "request": None, "curl": "curl -sS other"},))
+    text = " ".join(" ".join(_page(render_html(result, contract)).text).split())
+    assert "Response id differs from request id ×22" in text
+    assert "Member: $.result.value.items[3].leafIndex" in text
+    assert 'Expected {"value":100000} at $.result.value.items[3].leafIndex' in text
+    assert 'Received {"value":7}' in text
+    assert contract.clause("4.1-R4").text in text and "Basis: the spec" in text
+    assert 'curl -sS -i "http://127.0.0.1:8899/?api-key=${CSI_API_KEY}"' in text  # rebuilt from the request
+    assert "1 other example(s) of the 22 answers" in text and "curl -sS other" in text
+    assert "1 finding, 22 answers" in text  # the table of contents
+
+
+def test_errors_of_the_kit_unverified_and_inconclusive_reasons(contract: Contract) -> None:
+    from harness.core.model import Basis, CheckResult, Finding
+
+    kit = Finding("crypto.proof-verifies", "The kit could not complete this check", Status.ERROR, Basis.KIT,
+                  ("2.3-R2",), "getValidityProof", "Expected: the check to run to its end\nReceived: KeyError")
+    null = Finding("crypto.proof-verifies", "Null proof not verified", Status.UNVERIFIED, Basis.LEDGER, ("2.3-R2",),
+                   "getValidityProof", "Expected: a proof\nReceived: null")
+    run = RunResult(target="http://x/", profile="spec", seed=0, spec_version="0.50.0", started="now",
+                    checks=[CheckResult("crypto.proof-verifies", "crypto", "t", ("2.3-R2",), "d", [kit, null], runs=1,
+                                        examined={"proofs": 2}, examined_methods={"getValidityProof"})],
+                    inconclusive=["the kit itself failed in 1 checks (crypto.proof-verifies)"])
+    source = render_html(run, contract)
+    text = " ".join(" ".join(_page(source).text).split())
+    assert "Inconclusive" in text and "background:#9a5b00" in source
+    assert "the kit itself failed in 1 checks (crypto.proof-verifies)" in text
+    assert "an error of the kit, not of the target" in text and 'class="s ERROR"' in source
+    assert 'class="s UNVERIFIED"' in source and "ledger-facts.md, not the spec text" in text
+    assert "proofs 2 · 1/0 methods" not in text and "proofs 2" in text

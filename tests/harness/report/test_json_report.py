@@ -61,9 +61,13 @@ def test_carries_the_run(result: RunResult, tmp_path: Path) -> None:
     assert (report["target"], report["seed"], report["profile"]) == (samples.URL, 1234, "spec")
     assert (report["requests"], report["duration"], report["interrupted"]) == (321, 12.346, False)
     assert report["summary"]["checks"] == result.counts()
-    assert report["summary"]["checks"] == {"PASS": 1, "SKIP": 2, "INFO": 1, "AMBIGUOUS": 1, "WARN": 1, "FAIL": 2}
-    assert report["summary"]["findings"] == {"PASS": 0, "SKIP": 0, "INFO": 1, "AMBIGUOUS": 1, "WARN": 2, "FAIL": 2}
-    assert report["gate"] == {"threshold": "FAIL", "passed": False, "blocking": 2}
+    assert report["summary"]["checks"] == {"PASS": 1, "SKIP": 2, "UNVERIFIED": 0, "INFO": 1, "AMBIGUOUS": 1,
+                                           "WARN": 1, "ERROR": 0, "FAIL": 2}
+    assert report["summary"]["findings"] == {"PASS": 0, "SKIP": 0, "UNVERIFIED": 0, "INFO": 1, "AMBIGUOUS": 1,
+                                             "WARN": 2, "ERROR": 0, "FAIL": 2}
+    assert report["gate"] == {"threshold": "FAIL", "passed": False, "blocking": 2, "verdict": "not conformant",
+                              "exit_code": 1, "kit_errors": 0}
+    assert (report["inconclusive"], report["precondition"]) == ([], None)
     assert report["discovered"]["owners"] == [samples.OWNER, "B2"]
     assert [c["id"] for c in report["checks"]] == [c.check_id for c in result.checks]
     assert len(report["findings"]) == len(result.findings) == 6
@@ -77,12 +81,14 @@ def test_checks_and_findings_fields(result: RunResult) -> None:
     assert checks["crypto.account-hash"] == {
         "id": "crypto.account-hash", "family": "crypto", "title": "crypto.account-hash", "clauses": ["2.3-R2"],
         "description": "Verifies crypto.account-hash", "status": "PASS", "runs": 12, "skip_reason": None,
-        "methods": ["getCompressedAccount"], "findings": 0}
+        "methods": ["getCompressedAccount"], "examined": {"answers": 12}, "examined_methods": ["getCompressedAccount"],
+        "incomplete": None, "findings": 0}
     assert checks["envelope.id-echo"]["methods"] == ["getCompressedAccount", "getIndexerHealth", "getIndexerSlot"]
     fail = report["findings"][0]
     assert fail["status"] == "FAIL" and fail["basis"] == "spec" and fail["method"] == "getCompressedAccount"
     assert fail["curl"].startswith("curl ") and fail["http_status"] == 200 and fail["seed"] == 1234
     assert fail["message"].startswith("Expected: ")
+    assert fail["basis_label"] == "the spec" and fail["occurrences"] == 1 and fail["examples"] == []
     assert report["findings"][3]["method"] is None  # transport finding not tied to a method
 
 
@@ -96,7 +102,9 @@ def test_observations(result: RunResult, contract) -> None:
 
 @pytest.mark.parametrize(("gate", "passed", "blocking"), [(Status.FAIL, True, 0), (Status.WARN, False, 1)])
 def test_gate_threshold(passing: RunResult, gate: Status, passed: bool, blocking: int) -> None:
-    assert to_json(passing, gate=gate)["gate"] == {"threshold": gate.value, "passed": passed, "blocking": blocking}
+    assert to_json(passing, gate=gate)["gate"] == {
+        "threshold": gate.value, "passed": passed, "blocking": blocking, "exit_code": 0 if passed else 1,
+        "verdict": "conformant" if passed else "not conformant", "kit_errors": 0}
 
 
 def test_hostile_values_are_written(hostile: RunResult, tmp_path: Path) -> None:
@@ -140,3 +148,26 @@ def test_schema_documents_every_field_and_every_status() -> None:
     assert document["$defs"]["Status"]["enum"] == [s.value for s in Status]
     assert document["$defs"]["Basis"]["enum"] == [b.value for b in Basis]
     assert document["properties"]["format_version"]["const"] == to_json.__globals__["FORMAT_VERSION"]
+
+
+def test_grouped_findings_errors_of_the_kit_and_reasons(result: RunResult, validator: Draft202012Validator) -> None:
+    """A grouped finding keeps its count and examples, an error of the kit its own status and basis, and a
+    finding with a request but no curl line gets one rebuilt from the target."""
+    check = result.checks[0]
+    first = check.findings[0]
+    example = {"message": "Expected: id \"a\"\nReceived: id 8", "request": {"id": "a"}, "curl": "curl -sS x"}
+    check.findings[0] = dataclasses.replace(first, occurrences=22, examples=(example,), curl=None,
+                                            message="Expected: id \"test-account\" at $.id\nReceived: id 7")
+    check.findings.append(dataclasses.replace(first, title="The kit could not complete this check",
+                                              status=Status.ERROR, basis=Basis.KIT, request=None, curl=None))
+    result.inconclusive = ["the kit itself failed in 1 checks (envelope.id-echo): an error of csi, not of the target"]
+    report = to_json(result)
+    assert [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(report)] == []
+    grouped, error = report["findings"][0], report["findings"][2]
+    assert (grouped["occurrences"], grouped["examples"], grouped["path"]) == (22, [example], "$.id")
+    assert grouped["curl"].startswith(f'curl -sS -i "{samples.URL.replace("REDACTED", "${CSI_API_KEY}")}"')
+    assert '"id":"test-account"' in grouped["curl"] and "REDACTED" not in grouped["curl"]
+    assert (error["status"], error["basis"], error["curl"]) == ("ERROR", "kit", None)
+    assert "not a finding about the target" in error["basis_label"]
+    assert report["gate"]["kit_errors"] == 1 and report["summary"]["findings"]["ERROR"] == 1
+    assert report["inconclusive"] == result.inconclusive

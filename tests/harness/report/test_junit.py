@@ -113,3 +113,27 @@ def test_baselined_findings_do_not_fail_their_case() -> None:
     check.findings = [dataclasses.replace(finding, baselined=True)]
     case = build_junit(result).find(".//testcase")
     assert case.find("failure") is None and "Health is not ok" in case.find("system-out").text
+
+
+def test_an_error_of_the_kit_is_a_junit_error_and_groups_show_their_count(result: RunResult, tmp_path: Path) -> None:
+    import dataclasses
+
+    from harness.core.model import CheckResult, Finding
+
+    kit = Finding("crypto.proof-verifies", "The kit could not complete this check", Status.ERROR, Basis.KIT,
+                  ("2.3-R2",), "getValidityProof", "Expected: the check to run to its end\nReceived: KeyError: 'x'")
+    result.checks.append(CheckResult("crypto.proof-verifies", "crypto", "Proofs verify", ("2.3-R2",), "Proofs verify",
+                                     [kit], runs=1, methods={"getValidityProof"}))
+    first = result.checks[0].findings[0]
+    result.checks[0].findings[0] = dataclasses.replace(
+        first, occurrences=22, message="Expected: {\"value\": 1} at $.result.value\nReceived: {'value': 100000}",
+        examples=({"message": "Expected: 1\nReceived: 2", "request": None, "curl": "curl -sS other"},))
+    root = _parse(result, tmp_path)
+    assert (root.get("failures"), root.get("errors")) == ("2", "1")
+    error = _case(root, "crypto.proof-verifies").find("error")
+    assert error.get("type") == "ERROR" and error.get("message").endswith("(an error of the kit, not of the target)")
+    assert "basis: an error of the kit itself" in error.text
+    text = _case(root, "envelope.id-echo").find("failure").text
+    assert "Response id differs from request id (seen in 22 answers)" in text
+    assert "Member: $.result.value\nExpected: {\"value\":1} at $.result.value\nReceived: {\"value\":100000}" in text
+    assert "Also: Expected: 1 | Received: 2  (reproduce: curl -sS other)" in text

@@ -19,19 +19,20 @@ def test_writes_all_three_into_a_new_directory(result: RunResult, contract: Cont
     report = jsonio.loads(paths[0].read_bytes())
     junit = ET.parse(paths[1]).getroot()
     assert report["summary"]["checks"]["FAIL"] == int(junit.get("failures")) == 2
-    assert "Gate (FAIL): failed" in paths[2].read_text(encoding="utf-8")
+    assert '<p class="word">Not conformant</p>' in paths[2].read_text(encoding="utf-8")
 
 
 def test_one_gate_for_every_report(passing: RunResult, contract: Contract, tmp_path: Path) -> None:
     paths = write_reports(passing, tmp_path, contract, gate=Status.WARN)
     assert jsonio.loads(paths[0].read_bytes())["gate"]["passed"] is False
     assert ET.parse(paths[1]).getroot().get("failures") == "1"
-    assert "Gate (WARN): failed" in paths[2].read_text(encoding="utf-8")
+    assert "1 finding at or above WARN" in paths[2].read_text(encoding="utf-8")
 
 
 def test_public_names() -> None:
     assert set(harness.report.__all__) == {
-        "SCHEMA_PATH", "ConsoleReporter", "build_junit", "catalogue", "clause_coverage", "print_catalogue",
+        "SCHEMA_PATH", "ConsoleReporter", "build_junit", "catalogue", "clause_coverage", "ensure_writable",
+        "print_catalogue",
         "render_coverage_markdown", "render_html", "to_json", "write_atomic", "write_html", "write_json",
         "write_junit", "write_reports"}
     assert all(hasattr(harness.report, name) for name in harness.report.__all__)

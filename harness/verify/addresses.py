@@ -1,0 +1,121 @@
+"""New-address proofs: which address tree the target serves, which addresses it holds, and what
+a non-inclusion proof must satisfy (ledger-T2).
+
+The spec gives getMultipleNewAddressProofs no tree parameter, and each proof names its tree in
+`merkleTree`: that is how the kit learns the target's address tree instead of assuming the
+default one observed practice uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.engine.context import Answer, CheckContext
+from harness.verify.validity import Problem
+from ledger_crypto import HEIGHT, HIGHEST_ADDRESS_PLUS_ONE, NonInclusionProof, b58decode, verify_non_inclusion
+from schema.jsonio import dumps
+
+__all__ = ["address_taken_probes", "address_tree", "confirmed_taken", "proof_problems", "taken_inside"]
+
+FRESH_TREE_ROOT = "3FrGzyXtjqjnukHDS2M5oyVj8tMVcHSahcHpWBGR5MHY"
+"""Root of an address tree holding only its two sentinel elements (ledger-facts.md)."""
+TAKEN_PROBES = 3
+"""Discovered addresses asked about, to learn which ones the target itself says are taken."""
+
+
+def address_tree(ctx: CheckContext) -> str | None:
+    """The address tree the target names in its new-address proofs (asked once, cached); None when
+    it gives no proof naming one."""
+    if "address_tree" not in ctx.cache:
+        answer = ctx.call("getMultipleNewAddressProofs", [ctx.fresh_pubkey()])
+        items = answer.value if isinstance(answer.value, list) else []
+        tree = items[0].get("merkleTree") if items and isinstance(items[0], dict) else None
+        ctx.cache["address_tree"] = tree if isinstance(tree, str) else None
+    return ctx.cache["address_tree"]
+
+
+def address_taken_probes(ctx: CheckContext) -> list[tuple[str, Answer]]:
+    """Discovered addresses (live or closed: an address never leaves its tree), each with the
+    target's answer when asked for a new-address proof of it (asked once, cached)."""
+    if "taken" not in ctx.cache:
+        addresses = (ctx.keys["addresses"] + ctx.keys["closed_addresses"])[:TAKEN_PROBES]
+        ctx.cache["taken"] = [(address, ctx.call("getMultipleNewAddressProofs", [address])) for address in addresses]
+    return ctx.cache["taken"]
+
+
+def confirmed_taken(ctx: CheckContext) -> list[tuple[str, Answer]]:
+    """The probed addresses the target refuses to prove new: it says itself they are in its tree."""
+    return [(address, answer) for address, answer in address_taken_probes(ctx) if answer.error is not None]
+
+
+def _number(item: dict, key: str) -> int:
+    return int.from_bytes(b58decode(item[key], length=32), "big")
+
+
+def _proof(item: dict) -> NonInclusionProof:
+    """The proof an item states; ValueError, KeyError or TypeError when it is malformed (schema's finding)."""
+    return NonInclusionProof(
+        value=_number(item, "address"), low_value=_number(item, "lowerRangeAddress"),
+        low_next_index=item["nextIndex"], low_next_value=_number(item, "higherRangeAddress"),
+        low_leaf_index=item["lowElementLeafIndex"], path=tuple(b58decode(node, length=32) for node in item["proof"]),
+        root=b58decode(item["root"], length=32), root_seq=item["rootSeq"])
+
+
+def proof_problems(asked: list[str], items: Any, tree: str | None) -> tuple[int, list[Problem]]:
+    """How many items were judged, and what is wrong with them: one proof per address asked, in
+    order, each of `HEIGHT` nodes folding to its root and bracketing its address; one root and
+    root sequence per tree in one answer; the tree the target names elsewhere."""
+    if not isinstance(items, list) or len(items) != len(asked):
+        return 0, [Problem("No proof per address", f"{len(asked)} NewAddressProof items",
+                           dumps(items)[:200], ("4.2-M16",))]
+    problems, judged, roots = [], 0, {}
+    for i, (address, item) in enumerate(zip(asked, items, strict=True)):
+        try:
+            proof = _proof(item)
+        except (KeyError, TypeError, ValueError):
+            continue  # a malformed item is schema.result's finding
+        judged += 1
+        where = f"result.value[{i}]"
+        if item.get("address") != address:
+            problems.append(Problem("Proof for another address", f"{where}.address {address}",
+                                    dumps(item.get("address")), ("4.2-M16",)))
+        if len(proof.path) != HEIGHT:
+            problems.append(Problem("Proof path not 26 nodes", f"{where}.proof of {HEIGHT} nodes (tree height)",
+                                    f"{len(proof.path)} nodes", ("ledger-T2",)))
+        elif not verify_non_inclusion(proof, height=HEIGHT):
+            problems.append(Problem("Non-inclusion proof does not verify",
+                                    "the low element's leaf folds to root and lowerRange < address < higherRange",
+                                    f"{where} for {address} fails", ("ledger-T2",)))
+        if tree is not None and item.get("merkleTree") != tree:
+            problems.append(Problem("Proof from another address tree", f"{where}.merkleTree {tree}",
+                                    dumps(item.get("merkleTree")), ("ledger-T2",)))
+        state = (item.get("root"), item.get("rootSeq"))
+        first = roots.setdefault(item.get("merkleTree"), state)
+        if first != state:
+            problems.append(Problem("Two roots in one answer", f"{where}: root {first[0]}, rootSeq {first[1]} "
+                                    "like the answer's first proof of this tree",
+                                    f"root {state[0]}, rootSeq {state[1]}", ("ledger-T2",)))
+    return judged, problems
+
+
+def taken_inside(items: Any, taken: list[str]) -> list[Problem]:
+    """Proven ranges that hold an address the target itself says is taken: a proof from a stale
+    state of the tree (or a fresh tree on a populated ledger)."""
+    problems = []
+    for i, item in enumerate(items if isinstance(items, list) else []):
+        if taken and isinstance(item, dict) and item.get("root") == FRESH_TREE_ROOT:
+            problems.append(Problem("Fresh-tree root on a populated ledger",
+                                    f"result.value[{i}].root: the root of a tree holding {taken[0]}",
+                                    f"the empty address tree's root {FRESH_TREE_ROOT}", ("ledger-T2",)))
+        try:
+            low, high = _number(item, "lowerRangeAddress"), _number(item, "higherRangeAddress")
+        except (KeyError, TypeError, ValueError):
+            continue
+        for address in taken:
+            if low < int.from_bytes(b58decode(address, length=32), "big") < high:
+                fresh = " (the range of a fresh tree)" if (low, high) == (0, HIGHEST_ADDRESS_PLUS_ONE) else ""
+                problems.append(Problem("Proven range holds a taken address",
+                                        f"no address the target holds inside result.value[{i}]'s range",
+                                        f"{address} (refused as taken) lies between {item['lowerRangeAddress']} and "
+                                        f"{item['higherRangeAddress']}{fresh}", ("ledger-T2", "4.2-M16")))
+    return problems

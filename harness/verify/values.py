@@ -1,0 +1,167 @@
+"""Ranges of the values an answer carries, and a token account's bytes read back as TokenData.
+
+The ledger stores lamports, amounts, discriminators, slots and sequence numbers as u64, leaf
+indices as u32, and hashes, roots and leaves as BN254 field elements (ledger-H3). The schema
+only says "non-negative integer" and "32-byte base58", so a value past these bounds passes
+it: here it is a finding, never a value silently skipped.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Iterator
+from typing import Any
+
+from ledger_crypto import FIELD_MODULUS, TokenDataFields, b58decode, b58encode, decode_token_data
+from schema.jsonio import dumps
+
+__all__ = ["U32_MAX", "U64_MAX", "bn_value", "decoded_token", "range_problems", "token_bytes_problems"]
+
+U64_MAX = 2**64 - 1
+U32_MAX = 2**32 - 1
+FIELD = "field"
+"""Bound kind of a BN254 field element (below r)."""
+
+ACCOUNT_FIELDS = ("hash", "owner", "tree", "leafIndex", "lamports")
+ACCOUNT_BOUNDS = {"lamports": U64_MAX, "slotCreated": U64_MAX, "seq": U64_MAX, "leafIndex": U32_MAX,
+                  "hash": FIELD, "address": FIELD}
+DATA_BOUNDS = {"discriminator": U64_MAX, "dataHash": FIELD}
+TOKEN_BOUNDS = {"amount": U64_MAX}
+NEW_ADDRESS_BOUNDS = {"root": FIELD, "rootSeq": U64_MAX, "lowElementLeafIndex": U32_MAX, "nextIndex": U32_MAX}
+VALIDITY_LIST_BOUNDS = {"roots": FIELD, "leaves": FIELD, "leafIndices": U32_MAX, "rootIndices": U32_MAX}
+"""Member -> bound, per kind of object; data, not code (ledger-H3)."""
+
+
+def bn_value(value: Any) -> int | None:
+    """A hash, root or leaf as an integer: a base58 32-byte string or a JSON integer (ambiguity
+    bn-values); None when it is neither (the schema checks report that)."""
+    if type(value) is int:
+        return value
+    try:
+        return int.from_bytes(b58decode(value, length=32), "big")
+    except ValueError:
+        return None
+
+
+def _problem(path: str, value: Any, bound: int | str) -> str | None:
+    """Why `value` at `path` breaks its bound, or None (also None when it is not a value of the
+    expected type at all: that is the schema's finding)."""
+    if bound == FIELD:
+        number = bn_value(value)
+        if number is not None and not 0 <= number < FIELD_MODULUS:
+            return f"{path} = {dumps(value)} is not a BN254 field element (must be below r = {FIELD_MODULUS})"
+        return None
+    if type(value) is int and not 0 <= value <= bound:
+        kind = "u64" if bound == U64_MAX else "u32"
+        return f"{path} = {dumps(value)} is outside the {kind} range [0, {bound}]"
+    return None
+
+
+def _bounded(node: dict, path: str, bounds: dict[str, int | str]) -> Iterator[tuple[str, Any, int | str]]:
+    for key, bound in bounds.items():
+        if node.get(key) is not None:
+            yield f"{path}.{key}", node[key], bound
+
+
+def _checks_of(node: dict, path: str) -> Iterator[tuple[str, Any, int | str]]:
+    """(path, value, bound) for every bounded member of one object, by what the object is."""
+    if all(key in node for key in ACCOUNT_FIELDS):
+        yield from _bounded(node, path, ACCOUNT_BOUNDS)
+        if isinstance(node.get("data"), dict):
+            yield from _bounded(node["data"], f"{path}.data", DATA_BOUNDS)
+    if {"mint", "owner", "amount"} <= set(node):
+        yield from _bounded(node, path, TOKEN_BOUNDS)
+    if "lowerRangeAddress" in node:
+        yield from _bounded(node, path, NEW_ADDRESS_BOUNDS)
+        for i, item in enumerate(node.get("proof") if isinstance(node.get("proof"), list) else []):
+            yield f"{path}.proof[{i}]", item, FIELD
+    if "rootIndices" in node:
+        for key, bound in VALIDITY_LIST_BOUNDS.items():
+            for i, item in enumerate(node.get(key) if isinstance(node.get(key), list) else []):
+                yield f"{path}.{key}[{i}]", item, bound
+    if isinstance(node.get("context"), dict) and "slot" in node["context"]:
+        yield f"{path}.context.slot", node["context"]["slot"], U64_MAX
+
+
+def _objects(node: Any, path: str) -> Iterator[tuple[dict, str]]:
+    if isinstance(node, dict):
+        yield node, path
+        for key, value in node.items():
+            yield from _objects(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _objects(item, f"{path}[{i}]")
+
+
+def range_problems(result: Any, path: str = "result") -> tuple[int, list[str]]:
+    """How many bounded values `result` holds, and what is wrong with those out of range."""
+    seen, problems = 0, []
+    for node, where in _objects(result, path):
+        for member, value, bound in _checks_of(node, where):
+            seen += 1
+            problem = _problem(member, value, bound)
+            if problem:
+                problems.append(problem)
+    return seen, problems
+
+
+# -- token account bytes (ledger-H2) ---------------------------------------------------------------
+def _key(raw: bytes | None) -> str | None:
+    return None if raw is None else b58encode(raw)
+
+
+def _state_name(state: Any) -> Any:
+    """A wire state in either reading of ambiguity token-state, as its name."""
+    return {0: "initialized", 1: "frozen"}.get(state, state) if type(state) is int else state
+
+
+def _tlv_bytes(tlv: Any) -> bytes | str | None:
+    """tokenData.tlv as bytes when it is base64 (reading base64 of tlv-format), else as given."""
+    if not isinstance(tlv, str):
+        return tlv
+    try:
+        return base64.b64decode(tlv, validate=True)
+    except (binascii.Error, ValueError):
+        return tlv  # reading any-string: only its presence can be compared
+
+
+def _wire(fields: TokenDataFields) -> dict:
+    """Decoded TokenData in tokenData's wire form (state by name, tlv as bytes)."""
+    return {"mint": b58encode(fields.mint), "owner": b58encode(fields.owner), "amount": fields.amount,
+            "delegate": _key(fields.delegate), "state": fields.state, "tlv": fields.tlv}
+
+
+def decoded_token(text: Any) -> dict | None:
+    """Base64 `data.data` read as borsh TokenData, in tokenData's wire form; None when it is not."""
+    try:
+        return _wire(decode_token_data(base64.b64decode(text, validate=True)))
+    except (binascii.Error, ValueError, TypeError):
+        return None
+
+
+def token_bytes_problems(account: dict, token: dict) -> list[str] | None:
+    """How the account's `data.data` (borsh TokenData) disagrees with `tokenData`; None when there
+    are no bytes to read (no data, or data that is not base64: the schema's finding)."""
+    data = account.get("data")
+    if not isinstance(data, dict) or not isinstance(data.get("data"), str):
+        return None
+    try:
+        raw = base64.b64decode(data["data"], validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    try:
+        held = _wire(decode_token_data(raw))
+    except ValueError as exc:
+        return [f"account.data.data is not borsh TokenData: {exc}"]
+    given = {**token, "state": _state_name(token.get("state")), "tlv": _tlv_bytes(token.get("tlv"))}
+    problems = [f"tokenData.{name} = {dumps(token.get(name))} but account.data.data holds {dumps(held[name])}"
+                for name in ("mint", "owner", "amount", "delegate", "state") if held[name] != given.get(name)]
+    tlv = given["tlv"]
+    if isinstance(tlv, str):  # not base64 (reading any-string of tlv-format): only its presence compares
+        if held["tlv"] is None:
+            problems.append(f"tokenData.tlv = {dumps(tlv)} but account.data.data holds no tlv")
+    elif tlv != held["tlv"]:
+        shown = None if held["tlv"] is None else base64.b64encode(held["tlv"]).decode()
+        problems.append(f"tokenData.tlv = {dumps(token.get('tlv'))} but account.data.data holds {dumps(shown)}")
+    return problems

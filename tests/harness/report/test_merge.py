@@ -1,0 +1,59 @@
+"""csi report merge: the merged run gates like csi run, and grouped findings add up across shards."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from harness.core.model import RunResult, Status
+from harness.report import write_json
+from harness.report.merge import load_report, merge_results
+from schema import Contract
+from tests.harness.report import samples
+
+
+def _shard(contract: Contract, shard: str, **changes) -> RunResult:
+    result = samples.run_result(contract)
+    result.shard = shard
+    return dataclasses.replace(result, **changes)
+
+
+def _round_trip(result: RunResult, directory: Path) -> RunResult:
+    directory.mkdir()
+    write_json(result, directory)
+    return load_report(directory)
+
+
+def test_a_missing_shard_makes_the_merge_inconclusive(contract: Contract, tmp_path: Path) -> None:
+    only = _round_trip(_shard(contract, "1/2"), tmp_path / "s1")
+    merged = merge_results([only])
+    assert merged.inconclusive[0] == "shard 2 missing: the checks they own were not run in this report"
+    assert merged.exit_code(Status.WARN) == 1  # findings still fail a gate they reach
+    for check in merged.checks:
+        check.findings.clear()
+    assert (merged.verdict(), merged.exit_code()) == ("inconclusive", 3)
+
+
+def test_stopped_or_interrupted_shards_make_the_merge_inconclusive(contract: Contract, tmp_path: Path) -> None:
+    clean = _shard(contract, "1/2")
+    stopped = _shard(contract, "2/2", stopped="stopped asking: 3 requests in a row ended with HTTP 429")
+    merged = merge_results([_round_trip(clean, tmp_path / "a"), _round_trip(stopped, tmp_path / "b")])
+    assert "shard 2/2: stopped asking: 3 requests in a row ended with HTTP 429" in merged.inconclusive
+    interrupted = merge_results([_round_trip(_shard(contract, "1/1", interrupted=True), tmp_path / "c")])
+    assert interrupted.exit_code() == 130 and "shard 1/1: interrupted before it finished" in interrupted.inconclusive
+
+
+def test_the_same_fault_in_two_shards_is_one_finding_with_the_counts_added(contract: Contract, tmp_path: Path) -> None:
+    first, second = _shard(contract, "1/2"), _shard(contract, "2/2")
+    finding = first.checks[0].findings[0]
+    first.checks[0].findings[0] = dataclasses.replace(finding, occurrences=5)
+    second.checks[0].findings[0] = dataclasses.replace(
+        finding, occurrences=3, examples=({"message": "Expected: 1\nReceived: 2", "request": None, "curl": None},))
+    second.checks[-1].examined["answers"] = 30
+    merged = merge_results([_round_trip(first, tmp_path / "a"), _round_trip(second, tmp_path / "b")])
+    check = merged.checks[0]
+    assert len(check.findings) == 2 and check.findings[0].occurrences == 8
+    assert check.findings[0].examples == ({"message": "Expected: 1\nReceived: 2", "request": None, "curl": None},)
+    account_hash = next(c for c in merged.checks if c.check_id == "crypto.account-hash")
+    assert account_hash.examined == {"answers": 42} and account_hash.status is Status.PASS
+    assert account_hash.examined_methods == {"getCompressedAccount"}

@@ -1,0 +1,150 @@
+"""What the answer checks (envelope, transport, schema) and the params family say, over real HTTP on loopback.
+
+A pinned reading is reported as a pinned reading; a failure body §7 states is judged on the spec;
+a server that answers nothing but HTML gets FAILs where the spec is broken and SKIP where nothing
+could be judged, never PASS for what it never showed; messages show JSON and name JSON paths.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import harness.checks  # noqa: F401  (registers the catalogue)
+from harness.core.model import Basis, RunResult, Status
+from harness.core.profile import PROFILES
+from harness.engine.runner import RunConfig, run
+from harness.target import Target
+
+from .broken import Dispatch, Variant, _string_lamports, serving
+from .variants_schema import token_state_integer
+
+HTML = {"content-type": "text/html"}
+BODY_CHECK = ["schema.error-body", "transport.path-forms"]  # path-forms asks every method, getIndexerHealth too
+
+
+def _run(url_context: Any, only: list[str], profile: str = "spec") -> RunResult:
+    with url_context as url, Target(url) as target:
+        return run(target, RunConfig(profile=PROFILES[profile], only=only))
+
+
+def _check(result: RunResult, check_id: str):
+    return next(check for check in result.checks if check.check_id == check_id)
+
+
+def test_strict_reports_the_reading_it_pins_not_a_broken_spec() -> None:
+    """#11.13: TokenData.state as an integer is a reading the spec allows; strict pins `string`."""
+    variant = Variant("token-state-integer", "schema", "schema.result", dispatch=token_state_integer)
+    result = _run(serving(variant), ["schema"], "strict")
+    findings = _check(result, "schema.result").findings
+    assert [f.title for f in findings if f.basis is Basis.SPEC] == []
+    pinned = [f for f in findings if f.title == "Reading other than the pinned one"]
+    assert pinned and {(f.status, f.basis) for f in pinned} == {(Status.FAIL, Basis.AMBIGUITY)}
+    assert all("strict pins the observed reading `string` of ambiguity `token-state`; the answer follows `integer`"
+               in f.message and "3.1-R1" in f.clauses for f in pinned)
+
+
+def test_the_same_answer_under_spec_is_ambiguous_not_failed() -> None:
+    result = _run(serving(Variant("token-state-integer", "schema", "schema.result",
+                                  dispatch=token_state_integer)), ["schema"])
+    assert not [f for f in result.findings if f.status is Status.FAIL]
+    readings = _check(result, "schema.ambiguity-readings").findings
+    assert readings and {f.status for f in readings} == {Status.AMBIGUOUS}
+    assert all("the answer follows `integer` (observed practice: `string`)" in f.message for f in readings)
+
+
+def _health_as(status: int, body: bytes, headers: dict):
+    def rewrite(path: str, got: int, old: dict, answer: bytes) -> tuple[int, dict, bytes]:
+        return (status, {**old, **headers}, body) if b'"result":"ok"' in answer else (got, old, answer)
+
+    return rewrite
+
+
+def test_an_html_500_body_breaks_the_spec() -> None:
+    """#12: §7 gives the HTTP 500 body as `{error: string}` (7-R3): an HTML page is a spec FAIL."""
+    variant = Variant("html-500", "schema", "schema.error-body",
+                      http=_health_as(500, b"<html><body>Internal Server Error</body></html>", HTML))
+    findings = _check(_run(serving(variant), BODY_CHECK), "schema.error-body").findings
+    assert [(f.method, f.title, f.status, f.basis, f.clauses) for f in findings] == [
+        ("getIndexerHealth", "Malformed HTTP 500 body", Status.FAIL, Basis.SPEC, ("7-R3",))]
+
+
+def test_a_429_body_that_is_not_error_string_breaks_the_spec() -> None:
+    """§7 gives the HTTP 429 body as `{error: string}` (7-R2); the last 429 of a flood is judged too."""
+    variant = Variant("json-429", "schema", "schema.error-body",
+                      http=_health_as(429, b'{"message": "slow down"}', {"retry-after": "0"}))
+    findings = _check(_run(serving(variant), BODY_CHECK), "schema.error-body").findings
+    assert {(f.title, f.status, f.basis, f.clauses) for f in findings} == {
+        ("Malformed HTTP 429 body", Status.FAIL, Basis.SPEC, ("7-R2",))}
+    assert '{"message":"slow down"}' in findings[0].message
+
+
+class _Html501(SimpleHTTPRequestHandler):
+    """What `python -m http.server` does to a POST: 501 with an HTML page."""
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def html_501_server() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Html501)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+JUDGED_NOTHING = {"schema.result", "schema.context-slot", "schema.ambiguity-readings", "transport.success-status",
+                  "transport.content-type", "transport.error-status", "transport.path-forms",
+                  "envelope.jsonrpc-member", "envelope.result-xor-error", "envelope.id-echoed", "envelope.error-object",
+                  "params.validity-consumed-account"}
+SPEC_BROKEN = {"params.generated-valid", "params.not-found", "params.deprecated-new-addresses", "transport.api-key"}
+
+
+def test_a_server_answering_501_html_to_everything_passes_nothing_it_never_showed() -> None:
+    """#12: a plain `http.server` got 17 PASS. Now: FAIL where the spec is broken (a valid request gets no
+    JSON answer), SKIP where nothing could be judged; the one PASS is that every request was answered in time."""
+    result = _run(html_501_server(), ["envelope", "transport", "schema", "params"])
+    by_status: dict[Status, set[str]] = {}
+    for check in result.checks:
+        by_status.setdefault(check.status, set()).add(check.check_id)
+    assert by_status.get(Status.PASS, set()) == {"transport.answered"}
+    assert by_status[Status.FAIL] >= SPEC_BROKEN
+    assert by_status[Status.SKIP] >= JUDGED_NOTHING
+    body = [f for f in _check(result, "schema.error-body").findings if f.method == "getIndexerSlot"]
+    # §7 states the body of 429 and 500 only: a 501's HTML page breaks a convention (WARN), not the spec
+    assert body and body[0].basis is Basis.JSON_RPC and body[0].title == "Malformed HTTP 501 body"
+    assert _check(result, "schema.error-body").status is Status.WARN
+    assert "HTML or XML, not JSON" in body[0].message
+
+
+def _answer_100000(real: Dispatch, method: str, params: Any) -> Any:
+    result = real(method, params)
+    if method == "getCompressedAccount" and isinstance(result, dict) and result.get("value") is None:
+        return {**result, "value": 100000}
+    return result
+
+
+def test_received_shows_json_not_python_repr() -> None:
+    variant = Variant("value-100000", "params", "params.not-found", dispatch=_answer_100000)
+    [finding] = _check(_run(serving(variant), ["params.not-found"]), "params.not-found").findings
+    assert '"value":100000' in finding.message and "'value'" not in finding.message
+
+
+def test_schema_errors_name_the_json_path_of_the_wrong_member() -> None:
+    """#12: not "is not valid under any of the schemas listed in the 'anyOf' keyword" plus the whole answer."""
+    variant = Variant("string-lamports", "schema", "schema.result", dispatch=_string_lamports)
+    result = _run(serving(variant), ["schema.result", "transport.path-forms"])
+    findings = [f for f in _check(result, "schema.result").findings if f.method == "getCompressedAccount"]
+    assert findings
+    received = findings[0].message.split("Received: ", 1)[1]
+    assert received.startswith("/result/value/lamports: ") and '"integer"' in received
+    assert "anyOf" not in received and len(received) < 300
