@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
@@ -12,10 +13,21 @@ _FIRST_BACKOFF = 0.5  # seconds before the first retry when the target gives no 
 
 
 class Pacer:
-    """Spaces request starts at least 1/rate seconds apart, across every request of a Target."""
+    """Spaces request starts at least 1/rate seconds apart, across every request of a Target.
 
-    def __init__(self, rate: float | None) -> None:
+    `clock` and `sleep` are the time it reads and how it waits; tests replace them to check the
+    schedule without depending on how fast the machine is.
+    """
+
+    def __init__(
+        self,
+        rate: float | None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self._interval = 1.0 / rate if rate else 0.0
+        self._clock, self._sleep = clock, sleep
         self._next = 0.0
         self.waited = 0.0
         """Seconds spent waiting so far, which the target is not to be charged for."""
@@ -23,9 +35,9 @@ class Pacer:
     def wait(self) -> None:
         if not self._interval:
             return
-        now = time.monotonic()
+        now = self._clock()
         if self._next > now:
-            time.sleep(self._next - now)
+            self._sleep(self._next - now)
             self.waited += self._next - now
             now = self._next
         self._next = now + self._interval

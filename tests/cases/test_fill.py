@@ -13,6 +13,7 @@ from cases.fill import Reference, fill, fill_files
 from cases.loader import load_cases, write_case
 from reference_server.wiring import bundled_reference
 from schema.jsonio import dumps
+from tests.harness.csi_process import HANG_GUARD
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def test_the_recorded_line_is_the_body_sent_over_http(committed: list) -> None:
     """One case per method and scenario, replayed over real HTTP on loopback."""
     picked = {(case.method, case.scenario): case for case in committed}
     for scenario in sorted({scenario for _, scenario in picked}):
-        with bundled_reference(scenario) as url, httpx.Client(base_url=url, timeout=10) as client:
+        with bundled_reference(scenario) as url, httpx.Client(base_url=url, timeout=HANG_GUARD) as client:
             for case in (case for (_, where), case in sorted(picked.items()) if where == scenario):
                 reply = client.post("/", content=dumps(case.request).encode())
                 assert reply.status_code == 200, case.name

@@ -3,6 +3,7 @@
     with serving(None) as upstream, proxied(upstream, "getIndexerHealth", hs.silent()) as proxy:
         csi run --target proxy.url ...     # every other request reaches the reference server
         proxy.hits                          # how many requests met the behaviour
+    proxy.outcomes()                    # how each of those ended: "client-left" when the client gave up
 
 A full `csi run` through the proxy meets the behaviour on that method only, while the rest of
 the run talks to the real reference server, so a test can see both the finding and the rest
@@ -46,6 +47,18 @@ class Proxy:
     received: list[hs.Received] = field(default_factory=list)
     hits: int = 0
     upstream_answers: int = 0
+    server: hs.Running | None = field(default=None, repr=False)
+
+    def outcomes(self) -> list[hs.Outcome]:
+        """How the behaviour's turn ended for each request that met it (see `hostile_servers.Running.outcomes`).
+
+        Inside the `proxied` block it waits until the proxy has seen every such request end;
+        after the block it answers at once (the block waited for that when it ended).
+        """
+        assert self.server is not None
+        ended = self.server.outcomes()
+        pairs = zip(self.server.requests[: len(ended)], ended, strict=True)
+        return [outcome for request, outcome in pairs if self.method in (EVERY, request.rpc_method)]
 
 
 class _Upstream:
@@ -78,7 +91,11 @@ async def _relay(writer: asyncio.StreamWriter, status: int, headers: dict[str, s
 @contextlib.contextmanager
 def proxied(upstream: str, method: str, behaviour: hs.Handler | None = None, *,
             rewrite: Rewrite | None = None) -> Iterator[Proxy]:
-    """A loopback proxy to `upstream` whose answers to `method` get `behaviour` (or `rewrite`)."""
+    """A loopback proxy to `upstream` whose answers to `method` get `behaviour` (or `rewrite`).
+
+    A block that ends normally first waits (up to the hang guard) until the proxy has seen every
+    request's turn end, so that `outcomes()` tells what the client did, not that the proxy stopped.
+    """
     if (behaviour is None) == (rewrite is None):
         raise ValueError("give exactly one of behaviour and rewrite")
     forwarder = _Upstream(upstream)
@@ -97,9 +114,10 @@ def proxied(upstream: str, method: str, behaviour: hs.Handler | None = None, *,
         await _relay(writer, *rewrite(*await forwarder.forward(request)))
 
     with hs.serve(handle) as running:
-        proxy.url, proxy.received = running.url, running.requests
+        proxy.url, proxy.received, proxy.server = running.url, running.requests, running
         try:
             yield proxy
+            running.outcomes()
         finally:
             forwarder.close()
 

@@ -10,6 +10,13 @@ one HTTP/1.1 request at a time (Content-Length bodies), records it, and gives it
 handler, which writes whatever bytes it likes to the connection; the connection is kept
 alive until the handler closes it or the peer does. A handler is an async function
 `(request, writer) -> None`; the factories below make one behaviour each.
+
+The server records what happened, so that tests can prove a protection without timing it:
+each request's arrival time (`Received.at`, on the `time.monotonic` clock), and how the
+handler's turn ended (`Running.outcomes()`): "answered" (the handler finished), "client-left"
+(the client closed the connection while the handler was still writing or waiting: it gave up),
+or "server-stopped" (the block ended first). A drip that would last minutes and ends
+"client-left" after a few bytes shows the client's deadline without a clock in the test.
 """
 
 from __future__ import annotations
@@ -20,15 +27,19 @@ import gzip
 import socket
 import struct
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
 from schema.jsonio import dumps, loads
+from tests.harness.csi_process import HANG_GUARD
 
 __all__ = [
+    "Drip",
     "Handler",
+    "Outcome",
     "Received",
     "Running",
     "Zeros",
@@ -56,6 +67,8 @@ class Received:
     target: str  # path and query, as sent
     headers: Mapping[str, str]  # lower-case names
     body: bytes
+    at: float = field(default=0.0, compare=False)
+    """`time.monotonic()` when the request had been read whole."""
 
     @property
     def path(self) -> str:
@@ -75,12 +88,38 @@ class Received:
 
 
 Handler = Callable[[Received, asyncio.StreamWriter], Awaitable[None]]
+Outcome = Literal["answered", "client-left", "server-stopped"]
+_POLL = 0.01  # seconds between looks for a client that went away while its handler runs
 
 
 @dataclass
 class Running:
     url: str  # http://127.0.0.1:<port>, no trailing slash
     requests: list[Received] = field(default_factory=list)
+    _ended: list[Outcome | None] = field(default_factory=list, repr=False)
+    _changed: threading.Condition = field(default_factory=threading.Condition, repr=False)
+
+    def outcomes(self, timeout: float = HANG_GUARD) -> list[Outcome]:
+        """How the handler's turn ended for each request so far, in request order, once every one has ended.
+
+        Waits for the server to notice what the client already did (it looks every few
+        milliseconds); past `timeout` that is a hang and fails the test.
+        """
+        with self._changed:
+            if not self._changed.wait_for(lambda: None not in self._ended, timeout):
+                raise AssertionError(f"handlers still running after {timeout} s: {self._ended}")
+            return [outcome for outcome in self._ended if outcome is not None]
+
+    def _arrived(self, request: Received) -> int:
+        with self._changed:
+            self.requests.append(request)
+            self._ended.append(None)
+            return len(self._ended) - 1
+
+    def _end(self, index: int, outcome: Outcome) -> None:
+        with self._changed:
+            self._ended[index] = outcome
+            self._changed.notify_all()
 
 
 @contextlib.contextmanager
@@ -101,8 +140,14 @@ def serve(handler: Handler) -> Iterator[Running]:
                 request = await _read_request(reader)
                 if request is None:
                     break
-                running.requests.append(request)
-                await handler(request, writer)
+                index = running._arrived(request)
+                outcome: Outcome = "server-stopped"
+                try:
+                    outcome = await _turn(handler, request, reader, writer)
+                finally:
+                    running._end(index, outcome)
+                if outcome != "answered":
+                    break
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.CancelledError):
             pass  # a peer that went away, or the server stopping: the task ends quietly
         finally:
@@ -130,6 +175,31 @@ def serve(handler: Handler) -> Iterator[Running]:
         loop.close()
 
 
+async def _turn(handler: Handler, request: Received, reader: asyncio.StreamReader,
+                writer: asyncio.StreamWriter) -> Outcome:
+    """Run `handler` on `request` until it finishes, or until the client closes the connection first."""
+    answering = asyncio.ensure_future(handler(request, writer))
+    leaving = asyncio.ensure_future(_client_gone(reader))
+    try:
+        await asyncio.wait({answering, leaving}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        leaving.cancel()
+        if not answering.done():
+            answering.cancel()
+        await asyncio.gather(answering, leaving, return_exceptions=True)
+    if answering.cancelled() or isinstance(answering.exception(), ConnectionError):
+        return "client-left"
+    if answering.exception() is not None:
+        raise answering.exception()  # type: ignore[misc]
+    return "answered"
+
+
+async def _client_gone(reader: asyncio.StreamReader) -> None:
+    """Return once the client has closed or reset the connection (looked at without reading from it)."""
+    while not reader.at_eof() and reader.exception() is None:
+        await asyncio.sleep(_POLL)
+
+
 async def _read_request(reader: asyncio.StreamReader) -> Received | None:
     try:
         head = await reader.readuntil(b"\r\n\r\n")
@@ -143,7 +213,7 @@ async def _read_request(reader: asyncio.StreamReader) -> Received | None:
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
     body = await reader.readexactly(int(headers.get("content-length", "0")))
-    return Received(method, target, headers, body)
+    return Received(method, target, headers, body, at=time.monotonic())
 
 
 def response(
@@ -200,17 +270,30 @@ def silent() -> Handler:
     return handle
 
 
-def drip(data: bytes, *, interval: float = 1.0, after: bytes = b"") -> Handler:
-    """Write `after` at once, then `data` one byte every `interval` seconds."""
+class Drip:
+    """Write `after` at once, then `data` one byte every `interval` seconds; counts the bytes of `data` sent."""
 
-    async def handle(request: Received, writer: asyncio.StreamWriter) -> None:
-        writer.write(after)
-        for i in range(len(data)):
-            writer.write(data[i : i + 1])
+    def __init__(self, data: bytes, *, interval: float = 1.0, after: bytes = b"") -> None:
+        self.data, self.interval, self.after = data, interval, after
+        self.sent = 0
+
+    @property
+    def lasts(self) -> float:
+        """Seconds the whole drip takes, for a client that waits for all of it."""
+        return len(self.data) * self.interval
+
+    async def __call__(self, request: Received, writer: asyncio.StreamWriter) -> None:
+        writer.write(self.after)
+        for i in range(len(self.data)):
+            writer.write(self.data[i : i + 1])
             await writer.drain()
-            await asyncio.sleep(interval)
+            self.sent += 1
+            await asyncio.sleep(self.interval)
 
-    return handle
+
+def drip(data: bytes, *, interval: float = 1.0, after: bytes = b"") -> Drip:
+    """Write `after` at once, then `data` one byte every `interval` seconds."""
+    return Drip(data, interval=interval, after=after)
 
 
 class Zeros:

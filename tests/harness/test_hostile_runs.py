@@ -2,14 +2,15 @@
 
 Each test puts one behaviour on `getIndexerHealth` (the 429 flood: on every request) and
 asserts: the exit code, a finding of the check meant to catch it on that method, the rest of
-the run completed (every other check PASS, the proxy forwarded the rest), a wall-time bound,
-and that the api-key appears nowhere in what the run wrote. The docstring of each test names
-the protection it covers: remove that protection and the test fails.
+the run completed (every other check PASS, the proxy forwarded the rest), and that the api-key
+appears nowhere in what the run wrote. Where the protection is that the harness gives up (no
+answer, a drip, a gigabyte), the proxy's own record shows it: the client left every such
+request before the behaviour was done. The docstring of each test names the protection it
+covers: remove that protection and the test fails.
 
-Bounds (T = `--timeout`, one HTTP request in total, body included): each exchange with the
-hostile method ends within T, except a 429, which ends within 4 T plus the back-off (three
-retries, `Retry-After` honoured up to 5 s, else 0.5 + 1 + 2 s). The whole run is allowed
-`BASE` seconds plus that bound for every request that met the behaviour.
+No test bounds wall time from above (CI is a busy 2-core machine): a run is killed and failed
+only at the hang guard (`HANG_GUARD`). How long each behaviour costs a run is measured by
+benchmarks/bench_hostile.py; the README's table of bounds comes from there.
 """
 
 from __future__ import annotations
@@ -26,16 +27,16 @@ import pytest
 from reference_server.options import ServerOptions
 from tests.harness import hostile_servers as hs
 from tests.harness.broken import serving
-from tests.harness.csi_process import Finished, csi_run, start
+from tests.harness.csi_process import HANG_GUARD, Finished, csi_run, start
 from tests.harness.hostile_proxy import EVERY, Proxy, Rewrite, corrupt_utf8, proxied, relabel
 
 KEY = "h0stile-K3Y+/=~x"
 METHOD = "getIndexerHealth"
 T = 1.0
-SLACK = 1.0  # per request, for a loaded 2-core machine
-BASE = 25.0  # seconds for the rest of a narrowed run (about 2 s when the machine is idle)
 FAMILIES = ("--only", "transport", "--only", "schema", "--only", "health")
 CAP = 8 * 1024 * 1024  # Target's default response cap
+NOTHING_TO_JUDGE = frozenset({"transport.error-status", "schema.error-body"})
+"""Checks these narrowed runs may give nothing to judge (no JSON-RPC error, no 4xx/5xx answer): SKIP, not PASS."""
 
 NGINX_502 = (b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway"
              b"</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
@@ -65,24 +66,29 @@ def hostile_run(upstream: str, tmp_path: Path, behaviour: hs.Handler | None = No
                 rewrite: Rewrite | None = None, timeout: float = T) -> tuple[Finished, Proxy]:
     with proxied(upstream, METHOD, behaviour, rewrite=rewrite) as proxy:
         done = csi_run("--target", proxy.url, "--api-key", KEY, "--timeout", str(timeout), *FAMILIES,
-                       cwd=tmp_path, log=tmp_path / "debug.log", timeout=90)
+                       cwd=tmp_path, log=tmp_path / "debug.log", timeout=HANG_GUARD)
     assert_no_key(done)
     return done, proxy
 
 
 def assert_caught_and_completed(done: Finished, proxy: Proxy, check: str, phrase: str, *, code: int,
-                                per_hit: float = T + SLACK, also: frozenset[str] = frozenset()) -> None:
-    """The finding, the rest of the run, the exit code and the time bound."""
+                                also: frozenset[str] = frozenset()) -> None:
+    """The finding, the rest of the run and the exit code."""
     messages = [f"{f['title']}: {f['message']}" for f in done.findings(check, METHOD)]
     assert any(phrase in message for message in messages), done.explain()
     report = done.report
     assert report["stopped"] is None and report["interrupted"] is False
     not_passed = {c["id"] for c in report["checks"] if c["status"] != "PASS"}
-    assert not_passed <= {check, "health.ok", *also}, done.explain()
-    assert done.statuses()["PASS"] >= len(report["checks"]) - 3
+    allowed = {check, "health.ok", *also, *NOTHING_TO_JUDGE}
+    assert not_passed <= allowed, done.explain()
+    assert done.statuses()["PASS"] >= len(report["checks"]) - len(allowed)
     assert proxy.hits >= 2 and proxy.upstream_answers >= 40  # path forms of all 19 methods, discovery
     assert done.code == code, done.explain()
-    assert done.seconds < BASE + proxy.hits * per_hit, done.explain()
+
+
+def assert_gave_up_every_time(proxy: Proxy) -> None:
+    """The harness hung up on every request that met the behaviour, before the behaviour was done."""
+    assert proxy.outcomes() == ["client-left"] * proxy.hits
 
 
 # -- no answer, slow answers, huge answers -----------------------------------------------------------
@@ -92,16 +98,21 @@ def test_no_answer_at_all(upstream: str, tmp_path: Path) -> None:
     is a `transport.answered` finding after T seconds per request; the run goes on."""
     done, proxy = hostile_run(upstream, tmp_path, hs.silent())
     assert_caught_and_completed(done, proxy, "transport.answered", f"timeout after {T} s (no response)", code=1)
+    assert_gave_up_every_time(proxy)
 
 
 def test_answer_dripped_a_byte_a_second(upstream: str, tmp_path: Path) -> None:
     """Protection: the total deadline of `DeadlineTransport` (harness/target/transport.py), which clips
     every socket read. With `--timeout 2` and a byte every second no single read ever waits 2 s, so
-    httpx's own per-read timeout would let the 122-byte answer run for nearly two minutes per request."""
+    httpx's own per-read timeout would let the 122-byte answer run for two minutes per request: the
+    harness must hang up on each one with most of the drip unsent."""
     answer = hs.response(200, b'{"jsonrpc":"2.0","id":"csi-1","result":"ok"}')
-    done, proxy = hostile_run(upstream, tmp_path, hs.drip(answer, interval=1.0), timeout=2 * T)
-    assert_caught_and_completed(done, proxy, "transport.answered", f"timeout after {2 * T} s", code=1,
-                                per_hit=2 * T + SLACK)
+    drip = hs.drip(answer, interval=1.0)
+    done, proxy = hostile_run(upstream, tmp_path, drip, timeout=2 * T)
+    assert_caught_and_completed(done, proxy, "transport.answered", f"timeout after {2 * T} s (no response)",
+                                code=1)
+    assert_gave_up_every_time(proxy)
+    assert drip.sent < proxy.hits * len(answer) // 2
 
 
 class Gigabyte:
@@ -125,6 +136,7 @@ def test_one_gigabyte_body_is_capped_while_reading(upstream: str, tmp_path: Path
     done, proxy = hostile_run(upstream, tmp_path, gigabyte)
     assert_caught_and_completed(done, proxy, "transport.answered", f"response over {CAP} bytes", code=1)
     assert gigabyte.sent and max(gigabyte.sent) < 8 * CAP  # the cap plus socket buffers, never the gigabyte
+    assert_gave_up_every_time(proxy)
     assert done.peak_rss_mib < 400, done.peak_rss_mib
 
 
@@ -197,8 +209,7 @@ def test_429_on_one_method(upstream: str, tmp_path: Path) -> None:
     """Protection: the 429 retry bound (`max_429_retries`, 3): a method that is always rate limited
     costs four requests per call and becomes a finding; the rest of the run is unaffected."""
     done, proxy = hostile_run(upstream, tmp_path, hs.rate_limited("0"))
-    assert_caught_and_completed(done, proxy, "transport.answered", "Rate limited without end", code=1,
-                                per_hit=4 * T + SLACK)
+    assert_caught_and_completed(done, proxy, "transport.answered", "Rate limited without end", code=1)
     assert proxy.hits % 4 == 0  # each call: the request and three retries
 
 
@@ -216,16 +227,16 @@ def test_429_on_every_request_stops_the_run(upstream: str, tmp_path: Path) -> No
             cwd.mkdir()
             runs[retry_after] = (proxy, start("--target", proxy.url, "--api-key", KEY, "--timeout", str(T), cwd=cwd,
                                               log=cwd / "debug.log"))
-        finished = {retry_after: (proxy, started.finish(120)) for retry_after, (proxy, started) in runs.items()}
+        finished = {retry_after: (proxy, started.finish()) for retry_after, (proxy, started) in runs.items()}
     for retry_after, (proxy, done) in finished.items():
         assert_no_key(done)
-        assert done.code == 3 and "inconclusive" in done.stderr, done.explain()
+        assert done.code == 3 and "inconclusive" in (done.stdout + done.stderr).lower(), done.explain()
         report = done.report
         assert report["stopped"] and "429 persisted" in report["stopped"]
         assert any(f["title"] == "Rate limited without end" for f in done.findings("transport.answered"))
         assert proxy.hits == 3 * 4  # preflight and two discovery calls, each with three retries
         backoff = backoffs[retry_after]
-        assert 3 * backoff - SLACK < done.seconds < 3 * (backoff + 4 * SLACK) + 10, done.explain()
+        assert done.seconds > 3 * backoff, done.explain()  # the back-off was waited (a lower bound only)
 
 
 def test_connection_reset_mid_answer(upstream: str, tmp_path: Path) -> None:

@@ -4,6 +4,10 @@ SIGINT is sent to a real `csi run` subprocess in two places: while a request han
 HTTP client in the middle of a check (deterministic: the proxy holds one method unanswered and
 the signal goes when that request arrives), and at an arbitrary point of a run over a slowed
 reference server.
+
+No test bounds how soon the run stops (CI is a busy 2-core machine): a run that ignores the
+signal is caught by what it writes (no exit 130, no `interrupted` report, a run that went on)
+or, failing that, by the hang guard. How long a stop takes is not a test's business.
 """
 
 from __future__ import annotations
@@ -22,18 +26,14 @@ import pytest
 
 from tests.harness import hostile_servers as hs
 from tests.harness.broken import Variant, serving
-from tests.harness.csi_process import Finished, Started, start
+from tests.harness.csi_process import HANG_GUARD, Finished, Started, start
 from tests.harness.hostile_proxy import proxied
-
-STOPS_WITHIN = 10.0  # seconds from SIGINT to exit
 
 
 def interrupt(run: Started, signum: int = signal.SIGINT) -> Finished:
-    signalled = time.monotonic()
+    """Signal the run, then wait for it to end (failing only at the hang guard)."""
     os.kill(run.process.pid, signum)
-    done = run.finish(30)
-    assert time.monotonic() - signalled < STOPS_WITHIN, done.explain()
-    return done
+    return run.finish(HANG_GUARD)
 
 
 def assert_interrupted_cleanly(done: Finished) -> dict[str, Any]:
@@ -59,11 +59,12 @@ def test_signal_while_a_request_hangs_mid_check(tmp_path: Path, signum: int) -> 
     was cut short is SKIP, not PASS (CheckResult.incomplete)."""
     with serving(None) as upstream, proxied(upstream, "getIndexerHealth", hs.silent()) as proxy:
         run = start("--target", proxy.url, "--timeout", "60", cwd=tmp_path)
-        deadline = time.monotonic() + 60
+        hang = time.monotonic() + HANG_GUARD
         while proxy.hits == 0:
-            assert time.monotonic() < deadline and run.process.poll() is None, "the run never asked getIndexerHealth"
+            assert time.monotonic() < hang and run.process.poll() is None, "the run never asked getIndexerHealth"
             time.sleep(0.02)
         done = interrupt(run, signum)
+        assert proxy.outcomes() == ["client-left"], "the run went on asking after the signal"
     report = assert_interrupted_cleanly(done)
     cut_short = [c for c in report["checks"] if "interrupted before it finished" in (c.get("skip_reason") or "")]
     assert len(cut_short) == 1 and cut_short[0]["status"] == "SKIP", [c["id"] for c in cut_short]
@@ -87,7 +88,7 @@ def test_sigint_at_an_arbitrary_point_of_a_slowed_run(tmp_path: Path) -> None:
 
     with serving(Variant("slowed", "-", "-", dispatch=slowed)) as url:
         run = start("--target", url, cwd=tmp_path)
-        assert reached.wait(60), "the run did not get going"
+        assert reached.wait(HANG_GUARD), "the run did not get going"
         done = interrupt(run)
     report = assert_interrupted_cleanly(done)
     assert 150 <= report["requests"] < 1000
