@@ -37,7 +37,8 @@ const signatures = (page) => ({ signatures: page.items.map((s) => s.signature), 
 
 function proof(p) {
   const c = p.compressedProof;
-  return { sizes: [c.a.length, c.b.length, c.c.length], roots: p.roots.map(sdk.encodeBN254toBase58),
+  return { sizes: [c.a.length, c.b.length, c.c.length], compressedProof: { a: [...c.a], b: [...c.b], c: [...c.c] },
+           roots: p.roots.map(sdk.encodeBN254toBase58),
            leaves: p.leaves.map(sdk.encodeBN254toBase58), leafIndices: p.leafIndices, rootIndices: p.rootIndices,
            merkleTrees: p.merkleTrees.map(b58) };
 }

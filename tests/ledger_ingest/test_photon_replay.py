@@ -28,6 +28,7 @@ Every field of every snapshot is compared, except:
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from collections.abc import Sequence
 from pathlib import Path
@@ -187,11 +188,18 @@ def test_non_voting_signatures_of_the_block_equal_photons(contract: Contract) ->
     assert len(blocks[0].transactions) == 57 and len(answer["value"]["items"]) == 46  # 11 votes left out
 
 
-def test_the_copied_fixtures_are_the_shared_ones() -> None:
-    """The repository keeps a copy, so that it is self-contained; it must not drift from shared/."""
-    if not _SHARED.is_dir() or not _COPY.is_dir():
-        pytest.skip("only one of the fixture folders is here")
-    shared = sorted(p.relative_to(_SHARED) for p in _SHARED.rglob("*") if p.is_file())
-    assert shared == sorted(p.relative_to(_COPY) for p in _COPY.rglob("*") if p.is_file())
-    for relative in shared:
-        assert (_COPY / relative).read_bytes() == (_SHARED / relative).read_bytes(), relative
+def _digests(folder: Path) -> dict[str, str]:
+    return {f"./{p.relative_to(folder)}": hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_copied_fixtures_are_the_ones_recorded() -> None:
+    """The repository keeps a copy, so that it is self-contained; its SHA-256 sums are committed beside it."""
+    recorded = dict(reversed(line.split()) for line in _COPY.with_suffix(".0.sha256").read_text().splitlines())
+    assert _digests(_COPY) == recorded
+
+
+def test_the_recorded_fixtures_are_the_shared_ones() -> None:
+    """And the copy must not drift from shared/, which sits beside every checkout the kit is tested in."""
+    assert _SHARED.is_dir(), f"{_SHARED}: shared/ is not beside the checkout"
+    assert _digests(_SHARED) == _digests(_COPY)
