@@ -154,6 +154,8 @@ class CheckResult:
     """What the check looked at, by kind (answers, accounts, proofs, pages, items, …): PASS needs some."""
     examined_methods: set[str] = field(default_factory=set)
     """The methods on which the check examined something; the others it did not reach."""
+    basis: Basis = Basis.SPEC
+    """What the check's rule rests on (a finding may name another, for a sub-rule resting elsewhere)."""
 
     @property
     def examined_total(self) -> int:

@@ -65,7 +65,8 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
     contract = contract or Contract.default()
     specs = registry.select(config.only, config.skip)
     methods = _methods(contract, config.only)
-    results = {spec.id: CheckResult(spec.id, spec.family, spec.description, spec.clauses, spec.description)
+    results = {spec.id: CheckResult(spec.id, spec.family, spec.description, spec.clauses, spec.description,
+                                    basis=spec.basis)
                for spec in specs}
     answer_specs = [spec for spec in specs if spec.kind == "answer"]
     label = config.target_label or target.redactor.url(target.base_url)

@@ -93,6 +93,8 @@ def _check(check: CheckResult) -> dict[str, Any]:
         "title": check.title,
         "clauses": list(check.clauses),
         "description": check.description,
+        "basis": check.basis.value,
+        "basis_label": check.basis.label,
         "status": check.status.value,
         "runs": check.runs,
         "skip_reason": skip_reason(check),

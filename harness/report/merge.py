@@ -58,7 +58,8 @@ def _result(data: dict[str, Any]) -> RunResult:
                                   item["description"], findings=findings.get(item["id"], []), runs=item["runs"],
                                   skipped=skipped, methods=set(item["methods"]),
                                   incomplete=item.get("incomplete"), examined=dict(item.get("examined", {})),
-                                  examined_methods=set(item.get("examined_methods", ()))))
+                                  examined_methods=set(item.get("examined_methods", ())),
+                                  basis=Basis(item.get("basis", Basis.SPEC.value))))
     observations = [Observation(o["ambiguity"], o["clause"], o["question"], o["observed_practice"],
                                 dict(o["counts"]), o["answers"]) for o in data["observations"]]
     return RunResult(target=data["target"], profile=data["profile"], seed=data["seed"],
@@ -131,7 +132,8 @@ def _merge_checks(results: Sequence[RunResult]) -> list[CheckResult]:
     for result in results:
         for check in result.checks:
             into = merged.setdefault(check.check_id, CheckResult(check.check_id, check.family, check.title,
-                                                                 check.clauses, check.description))
+                                                                 check.clauses, check.description,
+                                                                 basis=check.basis))
             into.runs += check.runs
             into.skipped += check.skipped
             into.methods |= check.methods

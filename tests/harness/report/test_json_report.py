@@ -80,7 +80,8 @@ def test_checks_and_findings_fields(result: RunResult) -> None:
     assert checks["consistency.balance-sum"]["skip_reason"] == "not run"
     assert checks["crypto.account-hash"] == {
         "id": "crypto.account-hash", "family": "crypto", "title": "crypto.account-hash", "clauses": ["2.3-R2"],
-        "description": "Verifies crypto.account-hash", "status": "PASS", "runs": 12, "skip_reason": None,
+        "description": "Verifies crypto.account-hash", "basis": "spec", "basis_label": "the spec", "status": "PASS",
+        "runs": 12, "skip_reason": None,
         "methods": ["getCompressedAccount"], "examined": {"answers": 12}, "examined_methods": ["getCompressedAccount"],
         "incomplete": None, "findings": 0}
     assert checks["envelope.id-echo"]["methods"] == ["getCompressedAccount", "getIndexerHealth", "getIndexerSlot"]
@@ -171,3 +172,14 @@ def test_grouped_findings_errors_of_the_kit_and_reasons(result: RunResult, valid
     assert "not a finding about the target" in error["basis_label"]
     assert report["gate"]["kit_errors"] == 1 and report["summary"]["findings"]["ERROR"] == 1
     assert report["inconclusive"] == result.inconclusive
+
+
+def test_every_check_names_its_basis_whatever_its_status() -> None:
+    """#11: a SKIP or PASS rests on something too, and the report says what, naming a non-spec basis as such."""
+    from harness.core.model import Basis, CheckResult
+
+    check = CheckResult("crypto.account-hash", "crypto", "t", ("ledger-H1",), "d", basis=Basis.LEDGER)
+    ledger = RunResult(target="t", profile="spec", seed=0, spec_version="0.50.0", started="s", checks=[check])
+    (entry,) = to_json(ledger)["checks"]
+    assert entry["status"] == "SKIP" and entry["basis"] == "ledger"
+    assert "not the spec text" in entry["basis_label"]
