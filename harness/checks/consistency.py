@@ -3,13 +3,13 @@
 Each check covers every discovered key its rule applies to, within its own request bound
 (`harness.checks.pages.Budget`), and counts what it compared. A live target moves: before a
 check fails on state discovery saw (an account, a balance), it reads again
-(`harness.checks.coverage`). Filtered and sliced lists are walked over several small pages,
+(`harness.checks.live_views`). Filtered and sliced lists are walked over several small pages,
 so a filter the target drops after the first page shows.
 """
 
 from __future__ import annotations
 
-from harness.checks.coverage import (
+from harness.checks.live_views import (
     WHOLE_PAGES,
     SignatureLists,
     defer,
