@@ -23,7 +23,6 @@ from harness.baseline import load_baseline
 from harness.core.errors import UsageError
 from harness.core.keys import load_keys_file
 from harness.core.model import GATES as GATES_ORDER
-from harness.core.model import RunResult, Status
 from harness.core.profile import PROFILES, profile_named
 from harness.core.registry import REGISTRY
 from harness.engine.runner import RunConfig, run
@@ -125,7 +124,7 @@ def _run(args: argparse.Namespace) -> int:
         result = run(target, config, contract=contract, on_event=reporter.handle, reference=reference)
     for path in write_reports(result, args.report_dir, contract, gate=gate):
         print(f"wrote {path}", file=sys.stderr)
-    return _verdict(result, gate)
+    return result.exit_code(gate)  # the console summary has said why
 
 
 def _ledger_reference(stack: contextlib.ExitStack, args: argparse.Namespace, config: RunConfig) -> str:
@@ -143,10 +142,6 @@ def _ledger_reference(stack: contextlib.ExitStack, args: argparse.Namespace, con
             config.keys.add(kind, *values)
     return url
 
-
-def _verdict(result: RunResult, gate: Status) -> int:
-    """The exit code; the console summary has already said why a run is not plainly conformant."""
-    return result.exit_code(gate)
 
 
 @contextlib.contextmanager
@@ -182,7 +177,7 @@ def _merge(args: argparse.Namespace) -> int:
         print(f"note: {note}", file=sys.stderr)
     for path in write_reports(result, args.output, Contract.default(), gate=gate):
         print(f"wrote {path}", file=sys.stderr)
-    return _verdict(result, gate)
+    return result.exit_code(gate)  # the console summary has said why
 
 
 def _config(args: argparse.Namespace, contract: Contract) -> RunConfig:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.engine.context import Answer, CheckContext
+from harness.mirror.views import item_key
 from harness.report.values import jsonable
 from schema import Method, jsonio
 
@@ -37,15 +38,6 @@ def items_of(method: Method, value: Any) -> list | None:
     return items if isinstance(items, list) else None
 
 
-def item_key(item: Any) -> str:
-    """A stable identity of a list item: account hash, signature, or mint of a balance."""
-    if isinstance(item, dict):
-        if isinstance(item.get("account"), dict):
-            return str(item["account"].get("hash"))
-        for key in ("hash", "signature", "mint"):
-            if key in item:
-                return str(item[key])
-    return repr(item)
 
 
 @dataclass

@@ -53,10 +53,11 @@ def signature_view(item: Any, to_target: Mapping[str, str] | None = None) -> Any
 
 def keyed(views: Iterable[Any]) -> dict[str, Any]:
     """Views by identity: account hash, signature or mint."""
-    return {_identity(view): view for view in views}
+    return {item_key(view): view for view in views}
 
 
-def _identity(view: Any) -> str:
+def item_key(view: Any) -> str:
+    """A stable identity of a list item: account hash, signature, or mint of a balance."""
     if isinstance(view, dict):
         if isinstance(view.get("account"), dict):
             return str(view["account"].get("hash"))

@@ -130,10 +130,11 @@ def _json_body(change: Callable[[Any], Any]) -> HttpRewrite:
     return rewrite
 
 
-def _each_account(result: Any, change: Callable[[dict], None]) -> Any:
+def _each_node(result: Any, matches: Callable[[dict], bool], change: Callable[[dict], None]) -> Any:
+    """change(node) for every object of an answer that `matches`, however deep; returns the answer."""
     def walk(node: Any) -> None:
         if isinstance(node, dict):
-            if {"hash", "leafIndex", "tree", "owner"} <= set(node):
+            if matches(node):
                 change(node)
             for value in node.values():
                 walk(value)
@@ -143,6 +144,10 @@ def _each_account(result: Any, change: Callable[[dict], None]) -> Any:
 
     walk(result)
     return result
+
+
+def _each_account(result: Any, change: Callable[[dict], None]) -> Any:
+    return _each_node(result, lambda node: {"hash", "leafIndex", "tree", "owner"} <= set(node), change)
 
 
 def _set(node: dict, key: str, value: Any) -> dict:

@@ -27,12 +27,12 @@ from harness.mirror import build_mirror
 from harness.target import Target
 from ledger_crypto import b58encode
 from reference_server.generate import generate_scenario
-from reference_server.methods.shapes import account_json
 from reference_server.scenario import load_scenario, scenario_from_document, validate_document
 from reference_server.wiring import bundled_reference
 from schema import Contract
 
 from .broken import VARIANTS, Variant, serving
+from .variants_differential import _closed_listed_live
 
 CSI = Path(sys.executable).with_name("csi")
 MIRROR_CHECKS = ("differential.mirror-ledger", "differential.mirror-accounts", "differential.mirror-balance-by-owner",
@@ -144,15 +144,6 @@ def test_planted_inconsistency_is_found_by_the_mirror(variant: Variant, check_id
         assert others == [], "a fault is reported where it is, not everywhere"
 
 
-def _closed_listed_live(real, method: str, params: Any) -> Any:
-    result = real(method, params)
-    if method == "getCompressedAccountsByOwner" and params.get("limit") == 100 and not params.get("cursor"):
-        closed = next((a for a in load_scenario("default").accounts.values()
-                       if a.closed and b58encode(a.owner) == params["owner"]), None)
-        if closed is not None:
-            result = copy.deepcopy(result)
-            result["value"]["items"].append(account_json(closed))
-    return result
 
 
 def test_a_closed_account_listed_live_is_a_contradiction() -> None:

@@ -25,7 +25,7 @@ from ledger_crypto.hashing import TokenDataFields
 from reference_server.errors import RpcError
 from schema.jsonio import dumps
 
-from .broken import Dispatch, Variant, _each_account, _ledger, _on, _set
+from .broken import Dispatch, Variant, _each_account, _each_node, _ledger, _on, _set
 
 FF = b58encode(b"\xff" * 32)
 OTHER_TREE = "smt3AFtReRGVcrP11D6bSLEaKdUmrGfaTNowMVccJeu"
@@ -45,18 +45,8 @@ def _data_hash_ff(account: dict) -> None:
 
 def _token_items(result: Any, change) -> Any:
     """change(account, tokenData) for every token account item of an answer."""
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if isinstance(node.get("account"), dict) and isinstance(node.get("tokenData"), dict):
-                change(node["account"], node["tokenData"])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(result)
-    return result
+    return _each_node(result, lambda node: isinstance(node.get("account"), dict) and isinstance(
+        node.get("tokenData"), dict), lambda node: change(node["account"], node["tokenData"]))
 
 
 def _amount_plus_one(account: dict, token: dict) -> None:
