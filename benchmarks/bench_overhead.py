@@ -35,15 +35,19 @@ from benchmarks._common import HOST, Server, csi, free_port, machine, server
 
 TARGET_MS = 1.0
 
-CATEGORIES = (  # (category, path fragments), first match wins
-    ("request generation (hypothesis)", ("/hypothesis/", "/harness/generate.py", "/random.py")),
-    ("validation (contract schemas)", ("/schema/validation.py", "/schema/contract.py", "/jsonschema")),
-    ("checks (comparisons, hashes, proofs)", ("/harness/checks/", "/ledger_crypto/")),
+CATEGORIES = (  # (category, path fragments, function names or None for any), first match wins
+    ("base58", ("/ledger_crypto/hashing.py",), ("b58encode", "b58decode")),
+    ("request generation (hypothesis)", ("/hypothesis/", "/sortedcontainers/", "/harness/generate.py", "/random.py"),
+     None),
+    ("validation (contract schemas)", ("/schema/validation.py", "/schema/contract.py", "/jsonschema"), None),
+    ("Groth16 verification (pairings)", ("/ledger_proofs/", "/py_ecc/"), None),
+    ("checks (comparisons, hashes, proofs)", ("/harness/checks/", "/harness/verify/", "/harness/mirror/",
+                                              "/harness/differential/", "/ledger_crypto/"), None),
     ("HTTP client", ("/harness/target/", "/httpx/", "/httpcore/", "/h11/", "/socket.py", "/ssl.py", "/selectors.py",
-                     "/urllib/", "/idna/", "/email/", "/http/")),
-    ("JSON", ("/json/", "/schema/jsonio.py")),
+                     "/urllib/", "/idna/", "/email/", "/http/"), None),
+    ("JSON", ("/json/", "/schema/jsonio.py"), None),
     ("engine and bookkeeping", ("/harness/engine/", "/harness/core/", "/harness/discover.py", "/harness/redact.py",
-                                "/contextlib.py", "/dataclasses.py", "/enum.py")),
+                                "/contextlib.py", "/dataclasses.py", "/enum.py"), None),
 )
 
 
@@ -74,10 +78,11 @@ def certify(url: str, reference: Server) -> dict:
 
 def _category(function: tuple[str, int, str]) -> str | None:
     """The category of a profiled function; None for a C builtin, which is charged to its callers."""
-    filename = function[0]
+    filename, _, name = function
     if filename == "~":
         return None
-    return next((name for name, parts in CATEGORIES if any(p in filename for p in parts)), "other")
+    return next((category for category, parts, names in CATEGORIES
+                 if any(p in filename for p in parts) and (names is None or name in names)), "other")
 
 
 def breakdown(url: str, reference: Server) -> dict[str, float]:

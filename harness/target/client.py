@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any, Literal
 from urllib.parse import quote
 
@@ -35,6 +34,7 @@ from harness.target.failures import describe
 from harness.target.logs import redact_http_logs
 from harness.target.pacing import Pacer, backoff_delay
 from harness.target.transport import DeadlineTransport, deadline
+from harness.target.wire import Wire
 from schema.jsonio import dumps
 
 __all__ = ["Target"]
@@ -112,14 +112,8 @@ class Target:
         self._max_redirects = max_redirects
         self._pacer = Pacer(rate)
         self._sent = 0
-        self._client = httpx.Client(
-            transport=transport or DeadlineTransport(),
-            follow_redirects=False,
-            trust_env=False,
-            timeout=httpx.Timeout(timeout),
-            headers=_HEADERS,
-            cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),  # stateless: what curl() repeats is all
-        )
+        self._wire = Wire(transport or DeadlineTransport(), timeout=timeout, headers=_HEADERS)  # no cookie kept
+        self._urls: dict[tuple[str, bool], str] = {}
 
     @property
     def api_key(self) -> str | None:
@@ -197,7 +191,7 @@ class Target:
         ))
 
     def close(self) -> None:
-        self._client.close()
+        self._wire.close()
 
     def __enter__(self) -> Target:
         return self
@@ -224,7 +218,7 @@ class Target:
 
     def _attempt(self, sent: _Request, url: str) -> _Answer:
         """Send, then follow same-origin 307/308 redirects as the module docstring describes."""
-        visited = {_normal(url)}
+        visited = {self._wire.normal(url)}
         hops: list[str] = []
         while True:
             answer = self._once(sent, url)
@@ -253,15 +247,17 @@ class Target:
         self._pacer.wait()
         self._sent += 1
         answer = _Answer()
-        headers = {"content-type": sent.content_type} if sent.content_type is not None else {}
         with deadline(self._timeout) as deadline_at:
             try:
-                with self._client.stream(sent.http_method, url, content=sent.body or None, headers=headers) as resp:
+                resp = self._wire.open(sent.http_method, url, sent.body, sent.content_type)
+                try:
                     answer.status = resp.status_code
                     answer.headers = {k.lower(): self.redactor.text(v) for k, v in resp.headers.items()}
                     answer.location = resp.headers.get("location")
                     if read_capped(resp, self._cap, deadline_at, answer.body):
                         return _failed(answer, "too-large", f"response over {self._cap} bytes")
+                finally:
+                    resp.close()
                 answer.complete = True
             except UnsupportedEncoding as exc:
                 _failed(answer, "encoding", str(exc))
@@ -299,10 +295,15 @@ class Target:
         )
 
     def _url(self, wire_path: str, with_key: bool) -> str:
-        query = list(self._query)
-        if with_key and self._key:
-            query.append(f"api-key={quote(self._key, safe='')}")
-        return f"{self._base}{wire_path}" + (f"?{'&'.join(query)}" if query else "")
+        url = self._urls.get((wire_path, with_key))
+        if url is None:
+            query = list(self._query)
+            if with_key and self._key:
+                query.append(f"api-key={quote(self._key, safe='')}")
+            url = f"{self._base}{wire_path}" + (f"?{'&'.join(query)}" if query else "")
+            if len(self._urls) < 1024:  # a run asks a few paths; `send` may be given any number
+                self._urls[wire_path, with_key] = url
+        return url
 
     def _keep_key(self, there: httpx.URL, with_key: bool) -> str:
         """The redirect target, with our api-key added when the location dropped it (same origin only)."""
@@ -316,14 +317,6 @@ class Target:
 def _failed(answer: _Answer, kind: ErrorKind, message: str) -> _Answer:
     answer.kind, answer.error = kind, message
     return answer
-
-
-def _normal(url: str) -> str:
-    """`url` as httpx writes it, so that a Location can be compared with the URL first built here."""
-    try:
-        return str(httpx.URL(url))
-    except httpx.InvalidURL:
-        return url  # unsendable: the request fails and no redirect is read
 
 
 def _origin(url: httpx.URL) -> tuple[str, str, int | None]:

@@ -506,6 +506,44 @@ def test_cookies_are_not_kept(target_for):
     assert "cookie" not in server.requests[1].headers
 
 
+@pytest.mark.parametrize(("payload", "content_type"),
+                         [(b"", None), (b"[1]", "text/plain"), ({"a": 1}, "application/json")])
+def test_requests_are_sent_as_httpx_client_sends_them(payload, content_type):
+    """`wire.Wire` sends without httpx.Client's layers (cookies, auth, redirects, base URL), so what
+    goes on the wire is compared, header by header and in order, with what that Client builds."""
+    seen: list[httpx.Request] = []
+
+    def record(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, content=b"{}")
+
+    url = "http://indexer.invalid/rpc?x=1"
+    with Target(url, api_key=KEY, timeout=7.0, transport=httpx.MockTransport(record)) as target:
+        target.send(payload, path="/a b/%41", content_type=content_type)
+        target.call("getIndexerSlot", path_form="method")
+    with httpx.Client(headers=client._HEADERS, timeout=httpx.Timeout(7.0), trust_env=False) as reference:
+        for request in seen:
+            built = reference.build_request(request.method, str(request.url), content=request.content or None,
+                                            headers={"content-type": request.headers["content-type"]}
+                                            if "content-type" in request.headers else None)
+            assert (request.method, request.url, request.headers.raw, request.content, request.extensions) == (
+                built.method, built.url, built.headers.raw, built.content, built.extensions)
+    assert seen[0].headers.get("content-type") == content_type and seen[0].content == (
+        payload if isinstance(payload, bytes) else b'{"a":1}')
+
+
+def test_a_location_that_is_no_url_is_a_protocol_error_even_unfollowed():
+    """As httpx.Client reads the Location of any 30x, followed or not: a 301 to `http://[::1` is a
+    protocol error of the target (with no status, as httpx raises before handing the response over),
+    not a 301 recorded as it is."""
+    def moved(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(301, headers={"Location": "http://[::1"})
+
+    with Target("http://indexer.invalid", transport=httpx.MockTransport(moved)) as target:
+        ex = target.call("getIndexerSlot")
+    assert (ex.status, ex.error_kind) == (None, "protocol") and "Invalid URL in location header" in ex.error
+
+
 def test_base_url_and_options_are_checked():
     for bad in ("ftp://example.org", "not a url", "http://"):
         with pytest.raises(UsageError):
