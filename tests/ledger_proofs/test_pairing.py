@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from py_ecc import optimized_bn128 as ecc
 
 from ledger_proofs import pairing
@@ -58,3 +60,12 @@ def test_g1_combination_of_large_scalars_equals_py_eccs() -> None:
     for scalar, point in zip(scalars, points, strict=True):
         expected = ecc.add(expected, ecc.multiply(point, scalar))
     assert pairing.g1_combination(_g1(ecc.G1), [_g1(p) for p in points], scalars) == _g1(expected)
+
+
+@given(st.lists(st.integers(min_value=0, max_value=pairing.P - 1), min_size=12, max_size=12))
+@settings(max_examples=8, deadline=None)
+def test_final_exponentiation_chain_equals_the_plain_power(coefficients: list[int]) -> None:
+    """The u-chain for the hard part gives the very element the plain power of (p⁴ − p² + 1)/r gives."""
+    f = pairing.FQ12(coefficients)
+    assume(f != pairing.FQ12.zero())
+    assert pairing.final_exponentiation(f) == pairing.hard_part_by_power(f)
