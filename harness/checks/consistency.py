@@ -40,7 +40,9 @@ from harness.checks.state_views import (
 from harness.checks.support import state_value
 from harness.core.failures import Skip
 from harness.core.model import Basis
+from harness.core.paths import member, result_value
 from harness.core.registry import answer_check, check
+from harness.differential.compare import differences, json_path
 from harness.discover import LIST_LIMIT
 from harness.engine.context import Answer, CheckContext, describe
 from ledger_crypto import b58encode
@@ -67,7 +69,7 @@ def balance_by_owner(ctx: CheckContext) -> None:
         if persists:
             defer(ctx, "Owner balance differs from its accounts", answer=answer,
                   expected=f"{lamports_of(accounts)} (sum over the owner's {len(accounts)} accounts)",
-                  received=describe(answer))
+                  received=describe(answer), path=result_value())
         ctx.examined("owners")
 
 
@@ -85,7 +87,8 @@ def account_balance(ctx: CheckContext) -> None:
                 answer = ctx.call(method, {"hash": account["hash"]})
                 if state_value(ctx, answer) != account.get("lamports"):
                     defer(ctx, "Balance differs from the account", answer=answer,
-                          expected=f"{shown(account.get('lamports'))} lamports", received=describe(answer))
+                          expected=f"{shown(account.get('lamports'))} lamports", received=describe(answer),
+                          path=result_value())
             ctx.examined("accounts", method=method)
 
 
@@ -108,7 +111,7 @@ def hash_address(ctx: CheckContext) -> None:
             continue
         if persists:
             defer(ctx, "By hash and by address differ", expected=describe(by_hash), received=describe(by_address),
-                  answer=by_address)
+                  answer=by_address, path=result_value() + json_path(differences(by_address.value, by_hash.value))[1:])
         ctx.examined("accounts")
 
 
@@ -129,7 +132,8 @@ def tokenbalances_by_mint(ctx: CheckContext) -> None:
             continue
         if persists:
             defer(ctx, "Token balances differ from token accounts", expected=shown(token_sums(accounts), 400),
-                  received=shown(balances_by_mint(balances), 400))
+                  received=shown(balances_by_mint(balances), 400), method="getCompressedTokenBalancesByOwner",
+                  path=result_value("token_balances", "*", "balance"))
         ctx.examined("token owners")
 
 
@@ -160,13 +164,13 @@ def _mints_of_one(ctx: CheckContext, method: str, params: dict, budget: Budget) 
         if strangers or missing:
             defer(ctx, "Mint filter differs", answer=walk.last, expected=f"the {len(expected)} accounts of mint "
                   f"{mint}", received=f"over {walk.pages} pages: {len(strangers)} of another mint, "
-                  f"{len(missing)} of that mint missing")
+                  f"{len(missing)} of that mint missing", path=result_value("items", "*", "tokenData", "mint"))
         ctx.examined("mints", method=method)
     answer = ctx.call(method, {**params, "mint": ctx.fresh_pubkey(), "limit": LIST_LIMIT})
     others = items_of(ctx.method(method), answer.value)
     if others:
         defer(ctx, "Mint filter differs", answer=answer, expected="no item for a mint not held",
-              received=f"{len(others)} items")
+              received=f"{len(others)} items", path=result_value("items"))
     if others is not None:
         ctx.examined("mints", method=method)
 
@@ -185,7 +189,9 @@ def delegate(ctx: CheckContext) -> None:
         missing = sorted(h for h in known - listed(items) if still_live(ctx, h))
         if strangers or missing:
             defer(ctx, "Delegate list wrong", expected=f"only and all accounts delegated to {key}",
-                  received=f"not delegated to it: {shown(strangers)}; delegated ones missing: {shown(missing)}")
+                  received=f"not delegated to it: {shown(strangers)}; delegated ones missing: {shown(missing)}",
+                  method="getCompressedTokenAccountsByDelegate",
+                  path=result_value("items", "*", "tokenData", "delegate"))
         ctx.examined("delegates")
 
 
@@ -210,11 +216,13 @@ def data_slice(ctx: CheckContext) -> None:
             continue
         if differ:
             defer(ctx, "Sliced list differs", answer=walk.last, expected=f"the {len(full)} accounts listed without "
-                  "dataSlice", received=f"{len(walk.items)} accounts over {walk.pages} pages")
+                  "dataSlice", received=f"{len(walk.items)} accounts over {walk.pages} pages",
+                  path=result_value("items"))
         if wrong:
             defer(ctx, "Data slice wrong", answer=walk.last, expected=f"bytes {SLICE['offset']} to "
                   f"{SLICE['offset'] + SLICE['length']} of each account's data",
-                  received=f"another data.data for {len(wrong)} accounts, such as {wrong[0]}")
+                  received=f"another data.data for {len(wrong)} accounts, such as {wrong[0]}",
+                  path=result_value("items", "*", "data", "data"))
         ctx.examined("accounts", len(listed(walk.items) & set(datas)))
     if not ctx.current or not ctx.current.examined:
         raise Skip("no account with data discovered")
@@ -234,7 +242,7 @@ def token_account_balance(ctx: CheckContext) -> None:
             answer = ctx.call("getCompressedTokenAccountBalance", {"hash": account_hash})
             if not _amount_is(answer, amount):
                 defer(ctx, "Token account balance differs", expected=f"amount {shown(amount)}",
-                      received=describe(answer), answer=answer)
+                      received=describe(answer), answer=answer, path=result_value("amount"))
         ctx.examined("token accounts")
 
 
@@ -260,7 +268,8 @@ def signatures_include(ctx: CheckContext) -> None:
                 continue
             if not held:
                 defer(ctx, "Transaction missing from signature list", expected=f"{signature} in {method}",
-                      received=f"absent from the whole list for {shown(params)}")
+                      received=f"absent from the whole list for {shown(params)}", method=method,
+                      path=result_value("items", "*", "signature"))
             ctx.examined("lookups", method=method)
     if unreached:
         partly(ctx, f"{unreached} lookups not decided: the list did not end within the page bound")
@@ -281,7 +290,8 @@ def closed_not_listed(ctx: CheckContext) -> None:
         found = listed(walk.items) & closed
         if found:
             defer(ctx, "Closed account listed", expected="no closed account in the owner's list",
-                  received=f"{shown(sorted(found))} listed for {owner}", answer=walk.last)
+                  received=f"{shown(sorted(found))} listed for {owner}", answer=walk.last,
+                  path=result_value("items", "*", "hash"))
         if not walk.complete():
             partly(ctx, f"the accounts of {owner} were compared over their first {len(walk.items)} only")
         ctx.examined("owners")
@@ -311,7 +321,8 @@ def filters(ctx: CheckContext) -> None:
             continue
         if wrong:
             defer(ctx, "Filter result wrong", answer=walk.last, received=f"{len(got)} accounts over "
-                  f"{walk.pages} pages", expected=f"the {len(expected)} accounts whose data starts {probe.hex()}")
+                  f"{walk.pages} pages", expected=f"the {len(expected)} accounts whose data starts {probe.hex()}",
+                  path=result_value("items"))
         ctx.examined("accounts", len(got | expected))
     if not ctx.current or not ctx.current.examined:
         raise Skip("no account with two bytes of data discovered")
@@ -331,7 +342,8 @@ def non_compression_transaction(ctx: CheckContext) -> None:
             continue  # a compression transaction discovery did not see: it arrived since
         if not no_compression_info(answer):
             ctx.fail("Compression info for another transaction", expected="result null (bare, or value null in "
-                     "{context, value})", received=describe(answer), answer=answer)
+                     "{context, value})", received=describe(answer), answer=answer,
+                     path=result_value("compressionInfo") if isinstance(answer.value, dict) else member("result"))
         ctx.examined("transactions")
     if not ctx.current or not ctx.current.examined:
         raise Skip("no non-compression transaction among the latest signatures")
@@ -359,7 +371,7 @@ def newest_first(ctx: CheckContext) -> None:
         raise Skip("signature items without an integer slot (schema.result reports them)")
     if slots != sorted(slots, reverse=True):
         ctx.fail("Signatures not newest first", expected="slots descending", received=shown(slots[:20]),
-                 answer=answer)
+                 answer=answer, path=result_value("items", _first_rise(slots), "slot"))
     ctx.examined("signatures", len(slots))
 
 
@@ -370,5 +382,11 @@ def context_slot_monotonic(ctx: CheckContext, answer: Answer) -> None:
     if slot is None or highest is None:
         return
     if slot < highest:
-        ctx.fail("Context slot went backwards", expected=f"slot ≥ {highest}", received=f"slot {slot}", answer=answer)
+        ctx.fail("Context slot went backwards", expected=f"slot ≥ {highest}", received=f"slot {slot}", answer=answer,
+                 path=member("result", "context", "slot"))
     ctx.examined("answers")
+
+
+def _first_rise(slots: list[int]) -> int:
+    """The index of the first item whose slot is above the one before it (where newest-first breaks)."""
+    return next(i for i in range(1, len(slots)) if slots[i] > slots[i - 1])

@@ -16,6 +16,7 @@ from typing import Any
 
 from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis
+from harness.core.paths import member, result_value
 from harness.core.registry import answer_check, check
 from harness.engine.context import Answer, CheckContext
 from harness.verify.addresses import address_taken_probes, address_tree, confirmed_taken, proof_problems, taken_inside
@@ -37,22 +38,23 @@ ACCOUNT_FIELDS = ("hash", "owner", "tree", "leafIndex", "lamports")
 TOKEN_PROGRAM = b58encode(TOKEN_PROGRAM_ID)
 
 
-def _accounts_in(node: Any) -> Iterator[tuple[dict, dict | None]]:
-    """(account, its token data or None) for every CompressedAccount anywhere in an answer."""
+def _accounts_in(node: Any, where: str = "$.result") -> Iterator[tuple[dict, dict | None, str]]:
+    """(account, its token data or None, the account's JSON path) for every CompressedAccount anywhere
+    in an answer's result."""
     if isinstance(node, dict):
         if all(key in node for key in ACCOUNT_FIELDS):
-            yield node, None
+            yield node, None, where
             return
         if isinstance(node.get("account"), dict):
             token = next((node[k] for k in ("tokenData", "optionalTokenData", "maybeTokenData")
                           if isinstance(node.get(k), dict)), None)
-            yield node["account"], token
+            yield node["account"], token, f"{where}.account"
             return
-        for value in node.values():
-            yield from _accounts_in(value)
+        for key, value in node.items():
+            yield from _accounts_in(value, f"{where}.{key}")
     elif isinstance(node, list):
-        for item in node:
-            yield from _accounts_in(item)
+        for index, item in enumerate(node):
+            yield from _accounts_in(item, f"{where}[{index}]")
 
 
 def defer_problems(ctx: CheckContext, problems: list[Problem], answer: Answer | None,
@@ -60,7 +62,8 @@ def defer_problems(ctx: CheckContext, problems: list[Problem], answer: Answer | 
     """Record each problem as a finding of the running check, and carry on."""
     for problem in problems:
         ctx.defer(CheckFailure(problem.title, expected=problem.expected, received=problem.received, answer=answer,
-                               method=answer.method if answer else None, clauses=problem.clauses, basis=basis))
+                               method=answer.method if answer else None, clauses=problem.clauses, basis=basis,
+                               path=problem.path))
 
 
 def recomputed_hash(account: dict) -> bytes:
@@ -82,7 +85,7 @@ def recomputed_hash(account: dict) -> bytes:
               description="Each account's hash recomputes from its owner, leaf index, tree, lamports, address and data")
 def account_hashes(ctx: CheckContext, answer: Answer) -> None:
     verified = ctx.cache.setdefault("verified_hashes", set())
-    for account, _ in _accounts_in(answer.result):
+    for account, _, where in _accounts_in(answer.result):
         key = dumps([account.get(k) for k in (*ACCOUNT_FIELDS, "address", "data")])
         if key in verified:
             ctx.examined("accounts")
@@ -95,7 +98,7 @@ def account_hashes(ctx: CheckContext, answer: Answer) -> None:
         if expected != account["hash"]:
             ctx.fail("Account hash does not recompute", expected=f"hash {expected}",
                      received=f"hash {account['hash']} for leaf {account.get('leafIndex')} of {account.get('tree')}",
-                     answer=answer)
+                     answer=answer, path=f"{where}.hash")
         verified.add(key)
 
 
@@ -111,7 +114,7 @@ def value_ranges(ctx: CheckContext, answer: Answer) -> None:
         ctx.fail("Value out of range", expected="u64 (lamports, amount, discriminator, slot, seq), u32 (leaf indices), "
                  "below the BN254 modulus r (hashes, roots, leaves)",
                  received="; ".join(problems[:3]) + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""),
-                 answer=answer)
+                 answer=answer, path="$." + problems[0].partition(" = ")[0])
 
 
 def _sliced(answer: Answer) -> bool:
@@ -133,7 +136,7 @@ def _token_fields(account: dict, token: dict | None, answer: Answer) -> dict | N
 @answer_check("crypto.token-data-hash", clauses=("ledger-H2",), basis=Basis.LEDGER,
               description="A token account's dataHash recomputes from its token data")
 def token_hashes(ctx: CheckContext, answer: Answer) -> None:
-    for account, token in _accounts_in(answer.result):
+    for account, token, where in _accounts_in(answer.result):
         data = account.get("data")
         fields = _token_fields(account, token, answer) if isinstance(data, dict) else None
         if fields is None:
@@ -150,7 +153,7 @@ def token_hashes(ctx: CheckContext, answer: Answer) -> None:
         if expected != data.get("dataHash"):
             ctx.fail("Token data hash does not recompute", expected=f"dataHash {expected}",
                      received=f"dataHash {dumps(data.get('dataHash'))} for token account {account.get('hash')}",
-                     answer=answer)
+                     answer=answer, path=f"{where}.data.dataHash")
 
 
 @answer_check("crypto.token-data-bytes", clauses=("ledger-H2",), basis=Basis.LEDGER,
@@ -158,17 +161,18 @@ def token_hashes(ctx: CheckContext, answer: Answer) -> None:
 def token_bytes(ctx: CheckContext, answer: Answer) -> None:
     if _sliced(answer):
         return
-    problems = []
-    for account, token in _accounts_in(answer.result):
+    problems, paths = [], []
+    for account, token, where in _accounts_in(answer.result):
         found = token_bytes_problems(account, token) if token is not None else None
         if found is None:
             continue
         ctx.examined("token accounts")
         problems += [f"token account {account.get('hash')}: {problem}" for problem in found]
+        paths += [f"{where}.data.data"] * len(found)
     if problems:
         ctx.fail("Token data bytes disagree with tokenData", expected="account.data.data decodes (borsh TokenData) "
                  "to the mint, owner, amount, delegate, state and tlv of tokenData",
-                 received="; ".join(problems[:3]), answer=answer)
+                 received="; ".join(problems[:3]), answer=answer, path=paths[0])
 
 
 @check("crypto.new-address-proof", clauses=("ledger-T2", "4.2-M16"), basis=Basis.LEDGER,
@@ -201,7 +205,8 @@ def address_taken(ctx: CheckContext) -> None:
         ctx.examined("addresses")
         if answer.has_result:
             ctx.defer(CheckFailure("Proof for a taken address", expected=f"an error: {address} is taken",
-                                   received=dumps(answer.result)[:300], answer=answer, method=answer.method))
+                                   received=dumps(answer.result)[:300], answer=answer, method=answer.method,
+                                   path=member("result")))
 
 
 @answer_check("crypto.proof-points", clauses=("ledger-P1",), basis=Basis.LEDGER,
@@ -217,7 +222,7 @@ def proof_points(ctx: CheckContext, answer: Answer) -> None:
     problems = is_valid_compressed_proof(proof)
     if problems:
         ctx.fail("Malformed proof points", expected="a: G1 (32 bytes), b: G2 (64 bytes), c: G1 (32 bytes) on BN254",
-                 received="; ".join(problems[:3]), answer=answer)
+                 received="; ".join(problems[:3]), answer=answer, path=result_value("compressedProof"))
 
 
 

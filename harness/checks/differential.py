@@ -16,6 +16,8 @@ from typing import Any
 
 from cases.invariants import check_invariant
 from cases.loader import load_cases
+from harness.checks.schemas import wrong_member
+from harness.checks.support import outcome_path
 from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis
 from harness.core.registry import check
@@ -206,7 +208,8 @@ def judge_outcome(ctx: CheckContext, replay: Replay, *, basis: Basis, clauses: t
     return [DifferenceFailure(OUTCOME, reference=replay.reference.answer.body,
                               basis=Basis.AMBIGUITY if gaps else basis, answer=replay.target.answer,
                               method=replay.method, clauses=clauses,
-                              expected=f"an answer of the reference's kind ({reference})", received=target)]
+                              expected=f"an answer of the reference's kind ({reference})", received=target,
+                              path=outcome_path(replay.target.answer))]
 
 
 def _schema(ctx: CheckContext, answer: Answer, clauses: tuple[str, ...]) -> list[CheckFailure]:
@@ -217,7 +220,8 @@ def _schema(ctx: CheckContext, answer: Answer, clauses: tuple[str, ...]) -> list
         return []
     return [CheckFailure("Case answer breaks the contract", expected=f"a {answer.method} answer as the contract "
                         "describes", received="; ".join(str(p) for p in problems[:5]), basis=Basis.SPEC,
-                        answer=answer, method=answer.method, clauses=clauses)]
+                        answer=answer, method=answer.method, clauses=clauses,
+                        path=wrong_member(problems))]
 
 
 def _invariant(ctx: CheckContext, case: Any, replay: Replay, basis: Basis,
@@ -227,7 +231,8 @@ def _invariant(ctx: CheckContext, case: Any, replay: Replay, basis: Basis,
         return []
     return [DifferenceFailure("Case invariant broken", reference=replay.reference.answer.body, basis=basis,
                               answer=replay.target.answer, method=replay.method, clauses=clauses,
-                              expected=f"invariant {case.invariant}", received=problem)]
+                              expected=f"invariant {case.invariant}", received=problem,
+                              path=outcome_path(replay.target.answer))]
 
 
 # -- generated requests -------------------------------------------------------------------------

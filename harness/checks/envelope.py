@@ -11,6 +11,7 @@ from harness.checks.pages import shown
 from harness.checks.schemas import closest_violations, schema_document, violations_text
 from harness.checks.support import is_envelope
 from harness.core.model import Basis
+from harness.core.paths import BODY, HTTP_STATUS, from_pointer, member
 from harness.core.registry import answer_check, check
 from harness.engine.context import Answer, CheckContext, describe
 from harness.target import NOT_JSON, Exchange
@@ -25,7 +26,8 @@ def jsonrpc_member(ctx: CheckContext, answer: Answer) -> None:
         return
     if answer.body.get("jsonrpc") != JSON_RPC:
         received = shown(answer.body["jsonrpc"]) if "jsonrpc" in answer.body else "no `jsonrpc` member"
-        ctx.fail("Wrong jsonrpc member", expected='/jsonrpc: "2.0"', received=f"/jsonrpc: {received}", answer=answer)
+        ctx.fail("Wrong jsonrpc member", expected='/jsonrpc: "2.0"', received=f"/jsonrpc: {received}", answer=answer,
+                 path=member("jsonrpc"))
     ctx.examined("answers")
 
 
@@ -37,7 +39,7 @@ def result_xor_error(ctx: CheckContext, answer: Answer) -> None:
     members = [m for m in ("result", "error") if m in answer.body]
     if len(members) != 1:
         ctx.fail("Not exactly one of result and error", expected="exactly one of `result`, `error`",
-                 received=" and ".join(f"`{m}`" for m in members) or "neither", answer=answer)
+                 received=" and ".join(f"`{m}`" for m in members) or "neither", answer=answer, path=BODY)
     ctx.examined("answers")
 
 
@@ -49,7 +51,7 @@ def id_echoed(ctx: CheckContext, answer: Answer) -> None:
     sent = answer.exchange.request.get("id") if isinstance(answer.exchange.request, dict) else None
     if answer.body.get("id") != sent or type(answer.body.get("id")) is not type(sent):
         ctx.fail("Request id not echoed", expected=f"/id: {shown(sent)}",
-                 received=f"/id: {shown(answer.body.get('id'))}", answer=answer)
+                 received=f"/id: {shown(answer.body.get('id'))}", answer=answer, path=member("id"))
     ctx.examined("answers")
 
 
@@ -62,7 +64,7 @@ def error_object(ctx: CheckContext, answer: Answer) -> None:
     if problems:
         found = closest_violations(ctx, schema_document(ctx, "Error"), problems, answer.body)
         ctx.fail("Malformed error object", expected="{id, jsonrpc, error: {code: integer, message: string}}",
-                 received=violations_text(found), answer=answer)
+                 received=violations_text(found), answer=answer, path=from_pointer(found[0].path))
     ctx.examined("answers")
 
 
@@ -73,7 +75,7 @@ def numeric_id(ctx: CheckContext) -> None:
     answer = ctx.call("getIndexerSlot", id=sent)
     if not isinstance(answer.body, dict) or answer.body.get("id") != sent or type(answer.body["id"]) is not int:
         ctx.fail("Numeric id not echoed", expected=f"/id: {sent} (an exact integer)", received=describe(answer),
-                 answer=answer)
+                 answer=answer, path=member("id"))
     ctx.examined("answers")
 
 
@@ -92,14 +94,15 @@ def _raw_error(ctx: CheckContext, payload: object, title: str, code: int, *, exp
     body = exchange.json
     if isinstance(body, dict) and "result" in body:
         ctx.fail(title, expected="no result for a malformed request", received=_sent_and_got(exchange),
-                 basis=Basis.SPEC)
+                 basis=Basis.SPEC, path=member("result"))
     if not isinstance(body, dict) or not isinstance(body.get("error"), dict):
         ctx.fail(title, expected=f"a JSON-RPC error object with code {code}", received=_sent_and_got(exchange),
-                 basis=Basis.JSON_RPC)
+                 basis=Basis.JSON_RPC, path=member("error") if isinstance(body, dict) else BODY)
     if body["error"].get("code") != code or (expect_null_id and body.get("id") is not None):
+        wrong = member("error", "code") if body["error"].get("code") != code else member("id")
         ctx.fail(title, expected=f"/error/code: {code}" + (" and /id: null" if expect_null_id else ""),
                  received=f"/error/code: {shown(body['error'].get('code'))}, /id: {shown(body.get('id'))}",
-                 basis=Basis.JSON_RPC)
+                 basis=Basis.JSON_RPC, path=wrong)
     ctx.examined("answers")
 
 
@@ -122,10 +125,11 @@ def invalid_request(ctx: CheckContext) -> None:
 def unknown_method(ctx: CheckContext) -> None:
     answer = ctx.call("getCompressedAccountz", {"hash": ctx.fresh_pubkey()})
     if answer.has_result:
-        ctx.fail("Unknown method answered", expected="an error", received=describe(answer), answer=answer)
+        ctx.fail("Unknown method answered", expected="an error", received=describe(answer), answer=answer,
+                 path=member("result"))
     if answer.error is None or answer.error.get("code") != -32601:
         ctx.fail("Unknown method not -32601", expected="/error/code: -32601", received=describe(answer),
-                 answer=answer, basis=Basis.JSON_RPC)
+                 answer=answer, basis=Basis.JSON_RPC, path=member("error", "code") if answer.error else BODY)
     ctx.examined("answers")
 
 
@@ -134,9 +138,10 @@ def unknown_method(ctx: CheckContext) -> None:
 def notification(ctx: CheckContext) -> None:
     exchange = ctx.send({"jsonrpc": JSON_RPC, "method": "getIndexerSlot"})
     if exchange.error or (exchange.status or 0) >= 500:
-        ctx.fail("Notification failed", expected="HTTP 200/204 with no body", received=_sent_and_got(exchange))
+        ctx.fail("Notification failed", expected="HTTP 200/204 with no body", received=_sent_and_got(exchange),
+                 path=BODY if exchange.error else HTTP_STATUS)
     if exchange.body.strip() and isinstance(exchange.json, dict) and "result" in exchange.json:
-        ctx.fail("Notification answered", expected="no answer body", received=_sent_and_got(exchange))
+        ctx.fail("Notification answered", expected="no answer body", received=_sent_and_got(exchange), path=BODY)
     ctx.examined("answers")
 
 
@@ -149,5 +154,5 @@ def batch(ctx: CheckContext) -> None:
     ids = sorted(str(item.get("id")) for item in body if isinstance(item, dict)) if isinstance(body, list) else None
     if ids != ["csi-batch-0", "csi-batch-1"]:
         ctx.fail("Batch not answered", expected="an array of two answers with ids csi-batch-0 and csi-batch-1",
-                 received=_sent_and_got(exchange))
+                 received=_sent_and_got(exchange), path=BODY)
     ctx.examined("answers")

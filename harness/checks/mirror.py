@@ -37,6 +37,7 @@ from harness.checks.samples import fetch_all
 from harness.checks.support import state_value
 from harness.core.failures import Skip
 from harness.core.model import Basis
+from harness.core.paths import BODY
 from harness.core.registry import check
 from harness.discover import LIST_LIMIT
 from harness.engine.context import CheckContext
@@ -70,10 +71,11 @@ def mirror_ledger(ctx: CheckContext) -> None:
     if build.contradictions:
         more = f" (and {len(build.contradictions) - 3} more)" if len(build.contradictions) > 3 else ""
         ctx.fail("Discovered state contradicts itself", expected="each account opened once, closed at most once, "
-                 "and not listed live once closed", received="; ".join(build.contradictions[:3]) + more)
+                 "and not listed live once closed", received="; ".join(build.contradictions[:3]) + more,
+                 path=BODY)
     if mirror.session.refused:
         ctx.fail("Discovered state does not replay", expected="a ledger holding what the target showed",
-                 received=mirror.session.error or "")
+                 received=mirror.session.error or "", path=BODY)
     mirror_of(ctx)  # skips when no mirror runs or it holds nothing
 
 

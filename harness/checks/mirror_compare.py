@@ -19,6 +19,9 @@ from typing import Any
 from harness.checks.samples import fetch_all, item_key, items_of
 from harness.core.failures import Skip
 from harness.core.model import Basis
+from harness.core.paths import BODY, result_value
+from harness.differential.compare import differences as body_differences
+from harness.differential.compare import json_path
 from harness.discover import LIST_LIMIT
 from harness.engine.context import Answer, CheckContext, DifferenceFailure
 from harness.mirror import MirrorBuild, MirrorSession, build_mirror
@@ -97,6 +100,8 @@ class Findings:
         self.skipped: list[str] = []
         self.compared = 0
         self.basis = Basis.OBSERVED
+        self.method: str | None = None
+        """The method of the first difference, to name the list it lies in when no one answer shows it."""
 
     @contextlib.contextmanager
     def each(self) -> Iterator[None]:
@@ -117,7 +122,14 @@ class Findings:
             self.lines += [f"{what}: {line}" for line in found]
             if self.answer is None and answer is not None:
                 self.answer, self.reference = answer, reference
+            self.method = self.method or method or (answer.method if answer else None)
             self.basis = Basis.SPEC if basis is Basis.SPEC else self.basis
+
+    def _member(self) -> str:
+        """Where the first difference lies: in its answer, or (a list walked over pages) in the list."""
+        if self.answer is None and self.method and self.ctx.method(self.method).paginated:
+            return result_value(self.ctx.method(self.method).pagination.items)
+        return differing_member(self.answer, self.reference)
 
     def report(self, title: str, compared: str) -> None:
         """Fail with every difference; skip when no key could be compared; note the keys that moved."""
@@ -129,7 +141,8 @@ class Findings:
             more = f" (and {len(self.lines) - 4} more)" if len(self.lines) > 4 else ""
             raise DifferenceFailure(title, reference=self.reference, expected=f"what the mirror answers for {compared}",
                                     received="; ".join(self.lines[:4]) + more, answer=self.answer, basis=self.basis,
-                                    method=self.answer.method if self.answer else None)
+                                    method=self.answer.method if self.answer else self.method,
+                                    path=self._member())
         if not self.compared and self.moved:
             raise Skip(f"the target's state moved since discovery for {', '.join(self.moved[:3])}")
         if not self.compared and self.skipped:
@@ -157,6 +170,19 @@ def compare_owner(found: Findings, what: str, owner: str, lines: list[str], answ
         found.moved.append(owner)
         raise Skip(f"the target's state moved since discovery for {owner}")
     found.add(what, lines, answer, basis, reference, kind=kind, n=n, method=method)
+
+
+def differing_member(answer: Answer | None, reference: Any) -> str:
+    """The JSON path of the first member where the target's answer differs from the mirror's value
+    (the value itself, or the list or object under it the mirror's value stands for)."""
+    if answer is None:
+        return BODY
+    value, where = answer.value, result_value()
+    if isinstance(value, dict) and not isinstance(reference, dict):
+        key = next((k for k, v in value.items() if isinstance(v, list) and isinstance(reference, list)), None)
+        if key is not None:
+            value, where = value[key], result_value(key)
+    return where + json_path(body_differences(value, reference))[1:]
 
 
 def pair(mirror: Any, target: Any) -> list[str]:

@@ -13,8 +13,10 @@ import math
 
 from harness.checks.pages import Walk, item_key, items_of, partly, shown, walk_pages
 from harness.checks.samples import sample_params
+from harness.checks.support import outcome_path
 from harness.core.failures import Skip
 from harness.core.model import Basis
+from harness.core.paths import BODY, result_value
 from harness.core.registry import check
 from harness.discover import LIST_LIMIT
 from harness.engine.context import Answer, CheckContext, describe
@@ -43,7 +45,8 @@ def _longest(ctx: CheckContext, method: Method) -> tuple[dict, Answer]:
         items = items_of(method, answer.value)
         if items is None:
             ctx.fail("No list answer", expected=f"a {method.pagination.items} list", received=describe(answer),
-                     answer=answer)
+                     answer=answer, path=result_value(method.pagination.items) if answer.has_result else
+                     outcome_path(answer))
         size = len(items) + (LIST_LIMIT if answer.value.get(method.pagination.cursor) is not None else 0)
         if best is None or size > best[2]:
             best = (params, answer, size)
@@ -53,11 +56,12 @@ def _longest(ctx: CheckContext, method: Method) -> tuple[dict, Answer]:
 def _judge_pages(ctx: CheckContext, walk: Walk, size: int) -> None:
     """What any walk must show page by page: a list on every page, no page longer than its limit."""
     if walk.broken is not None:
-        ctx.fail("Page missing", expected="a page of items", received=describe(walk.broken), answer=walk.broken)
+        ctx.fail("Page missing", expected="a page of items", received=describe(walk.broken), answer=walk.broken,
+                 path=_items_path(ctx, walk.broken))
     if walk.overlong is not None:
         got = len(items_of(ctx.method(walk.overlong.method), walk.overlong.value) or [])
         ctx.fail("Page longer than limit", expected=f"at most {size} items", received=f"{got} items",
-                 answer=walk.overlong, clauses=("4.2-N3",))
+                 answer=walk.overlong, clauses=("4.2-N3",), path=_items_path(ctx, walk.overlong, size))
 
 
 def _repeated(ctx: CheckContext, walk: Walk, size: int) -> None:
@@ -65,7 +69,7 @@ def _repeated(ctx: CheckContext, walk: Walk, size: int) -> None:
     if len(set(keys)) != len(keys):
         ctx.fail("Duplicate items across pages", expected="each item once",
                  received=f"{len(keys) - len(set(keys))} repeated at page size {size} over {walk.pages} pages",
-                 answer=walk.last)
+                 answer=walk.last, path=_items_path(ctx, walk.last, "*"))
 
 
 def _reference(ctx: CheckContext, method: Method, params: dict) -> Walk:
@@ -89,6 +93,15 @@ def _difference(walk: Walk, expected: list[str], whole: bool) -> str | None:
     if whole and len(got) > len(expected):
         return f"{len(got) - len(expected)} items beyond the {len(expected)} of the unpaged list"
     return None
+
+
+def _items_path(ctx: CheckContext, answer: Answer | None, *more: str | int) -> str:
+    """The path of an answer's item list (or of a member below it): where a page went wrong."""
+    if answer is None:
+        return BODY
+    if not answer.has_result:
+        return outcome_path(answer)
+    return result_value(ctx.method(answer.method).pagination.items, *more)
 
 
 def _first_difference(got: list, expected: list) -> int:
@@ -119,12 +132,13 @@ def _compare(ctx: CheckContext, method: Method, params: dict, reference: Walk, s
     _repeated(ctx, walk, size)
     if difference:
         ctx.fail("Pages differ from the unpaged list", expected=f"{len(expected)} items in the unpaged order",
-                 received=f"{len(walk.items)} items at page size {size}; {difference}", answer=walk.last)
+                 received=f"{len(walk.items)} items at page size {size}; {difference}", answer=walk.last,
+                 path=_items_path(ctx, walk.last, "*"))
     if walk.stuck or (not walk.ended and whole and walk.pages >= math.ceil(len(expected) / size) + 2):
         how = "the same cursor back on an empty page" if walk.stuck else f"still a cursor after {walk.pages} pages"
         ctx.fail("Cursor never ends", expected=f"a null cursor (the end §4.1 gives a list) after the "
                  f"{len(expected)} items", received=f"{len(walk.items)} items at page size {size} and {how}",
-                 answer=walk.last)
+                 answer=walk.last, path=result_value(method.pagination.cursor))
     ctx.examined("pages", walk.pages)
     ctx.examined("items", min(len(walk.items), len(expected)))
     return walk
@@ -166,7 +180,8 @@ def null_cursor_at_end(ctx: CheckContext, method: Method) -> None:
         if answer.value.get(cursor_key) is not None:
             ctx.fail("Cursor after a short page", expected=f"cursor null when fewer than the {LIST_LIMIT} items "
                      "asked came (observed practice)", received=f"{len(items)} items and cursor "
-                     f"{shown(answer.value.get(cursor_key))}", answer=answer, basis=Basis.OBSERVED)
+                     f"{shown(answer.value.get(cursor_key))}", answer=answer, basis=Basis.OBSERVED,
+                     path=result_value(cursor_key))
         ctx.examined("pages", method=method.name)
 
 
@@ -182,7 +197,7 @@ def _no_early_null(ctx: CheckContext, method: Method, params: dict) -> None:
             basis = Basis.SPEC if method.pagination.null_cursor_at_end_stated else Basis.OBSERVED
             ctx.fail("Null cursor before the end", expected="a cursor while results remain (a null cursor means no "
                      "more results)", received=f"cursor null after item {item_key(page[0])}, of a list of "
-                     f"{len(again)}", answer=answer, basis=basis)
+                     f"{len(again)}", answer=answer, basis=basis, path=result_value(method.pagination.cursor))
     ctx.examined("pages", method=method.name)
 
 
@@ -193,5 +208,6 @@ def empty_owner(ctx: CheckContext, method: Method) -> None:
     answer = ctx.call(method.name, {"owner": ctx.fresh_pubkey()})
     if items_of(method, answer.value) != []:
         ctx.fail("No empty list for an unknown owner", expected=f"{method.pagination.items}: []",
-                 received=describe(answer), answer=answer)
+                 received=describe(answer), answer=answer,
+                 path=result_value(method.pagination.items) if answer.has_result else outcome_path(answer))
     ctx.examined("answers", method=method.name)

@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from harness.checks.samples import key_kind, sample_params_or_none
+from harness.checks.support import outcome_path
 from harness.core.failures import Skip
 from harness.core.model import Basis
+from harness.core.paths import member, result_value
 from harness.core.registry import check
 from harness.engine.context import Answer, CheckContext, describe
 from harness.generate import NoValidParams, drawn, invalid_base58, invalid_params, valid_params
@@ -44,10 +46,11 @@ def expect_refusal(ctx: CheckContext, answer: Answer, title: str, why: str = "",
     why = f": {why}" if why else ""
     if answer.has_result:
         ctx.fail(f"{title} accepted", expected=f"a JSON-RPC error{why}", received=describe(answer), answer=answer,
-                 basis=basis, clauses=clauses)
+                 basis=basis, clauses=clauses, path=member("result"))
     if answer.exchange.error or (answer.status or 0) >= 500 or answer.error is None:
         ctx.fail(f"{title} not refused cleanly", expected=f"a JSON-RPC error object (not a 5xx, not a transport "
-                 f"error){why}", received=describe(answer), answer=answer, basis=Basis.JSON_RPC, clauses=clauses)
+                 f"error){why}", received=describe(answer), answer=answer, basis=Basis.JSON_RPC, clauses=clauses,
+                 path=outcome_path(answer))
     ctx.examined("refusals")
 
 
@@ -189,7 +192,7 @@ def generated_valid(ctx: CheckContext, method: Method) -> None:
             if _moved(ctx, method, params):
                 continue  # an account was consumed since discovery: the refusal is right
             ctx.fail("Valid request refused", expected=f"a result for params {dumps(params)}",
-                     received=describe(answer), answer=answer, basis=basis)
+                     received=describe(answer), answer=answer, basis=basis, path=outcome_path(answer))
         ctx.examined("answers")
 
 
@@ -251,14 +254,16 @@ def not_found(ctx: CheckContext) -> None:
     account = ctx.call("getCompressedAccount", {"hash": ctx.fresh_pubkey()})
     if not (account.has_result and _null_value(account.result)):
         ctx.fail("Unknown account not null", expected="result {context, value: null} (§7)",
-                 received=describe(account), answer=account, clauses=("7-N1",))
+                 received=describe(account), answer=account, clauses=("7-N1",),
+                 path=result_value() if account.has_result else outcome_path(account))
     ctx.examined("answers")
     signature = b58encode(bytes(ctx.rng.randbytes(64)))
     transaction = ctx.call("getTransactionWithCompressionInfo", {"signature": signature})
     # Both readings of ambiguity transaction-context: a null result, or {context, value: null}.
     if not (transaction.has_result and (transaction.result is None or _null_value(transaction.result))):
         ctx.fail("Unknown transaction not null", expected="result null, or {context, value: null} (§7; ambiguity "
-                 "transaction-context)", received=describe(transaction), answer=transaction, clauses=("7-N2",))
+                 "transaction-context)", received=describe(transaction), answer=transaction, clauses=("7-N2",),
+                 path=outcome_path(transaction))
     ctx.examined("answers")
 
 
@@ -268,5 +273,5 @@ def deprecated_new_addresses(ctx: CheckContext) -> None:
     answer = ctx.call("getValidityProof", {"newAddresses": [ctx.fresh_pubkey()]})
     if not answer.has_result:
         ctx.fail("Deprecated newAddresses refused", expected="a proof (deprecated, still supported: §4.3, §9)",
-                 received=describe(answer), answer=answer)
+                 received=describe(answer), answer=answer, path=outcome_path(answer))
     ctx.examined("answers")

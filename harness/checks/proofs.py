@@ -15,6 +15,7 @@ from typing import Any
 
 from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis, Status
+from harness.core.paths import result_value
 from harness.core.registry import check
 from harness.engine.context import Answer, CheckContext
 from ledger_crypto import b58decode, b58encode
@@ -96,7 +97,7 @@ def _plan(ctx: CheckContext, hashes: list[str]) -> list[tuple[Circuit, dict, lis
 def _failure(title: str, answer: Answer, *, expected: str, received: str,
              status: Status | None = None) -> CheckFailure:
     return CheckFailure(title, expected=expected, received=received, answer=answer, method=METHOD,
-                        basis=Basis.LEDGER, status=status)
+                        basis=Basis.LEDGER, status=status, path=result_value("compressedProof"))
 
 
 def _judge(ctx: CheckContext, circuit: Circuit, answer: Answer, addresses: list[str]) -> None:

@@ -9,12 +9,14 @@ follows another reading is reported as exactly that, with basis AMBIGUITY, never
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from harness.checks.pages import shown
 from harness.checks.support import is_envelope, is_plain_error_body
 from harness.core.model import Basis
+from harness.core.paths import BODY, from_pointer, member
 from harness.core.registry import answer_check
 from harness.engine.context import Answer, CheckContext
 from harness.target import NOT_JSON
@@ -29,6 +31,22 @@ STATED_ERROR_BODIES = {429: "7-R2", 500: "7-R3"}
 """HTTP statuses whose body §7 states (`{error: string}`), with the clause stating it."""
 
 
+
+
+def wrong_member(problems: Sequence[Violation]) -> str:
+    """The JSON path of the member the deepest violation is about (the one `violations_text` shows first).
+
+    A violation points at the object holding the fault; for a missing or unexpected member the
+    member itself is the one to name (`$.result.compressionInfo`, not `$.result`)."""
+    if not problems:
+        return BODY
+    problem = max(problems, key=lambda p: p.path.count("/"))
+    named = _NAMED_MEMBER.search(problem.message)
+    pointer = problem.path + ("/" + (named.group(1) or named.group(2)) if named else "")
+    return from_pointer(pointer)
+
+
+_NAMED_MEMBER = re.compile(r'^"([^"]+)" is a required property|\(\s*[\'"]([^\'"]+)[\'"] was unexpected')
 
 
 def violations_text(problems: Sequence[Violation], limit: int = SHOWN_VIOLATIONS) -> str:
@@ -46,7 +64,8 @@ def closest_violations(ctx: CheckContext, document: dict, problems: Sequence[Vio
 
     The validator names only the node no branch accepts (`/result/value`); the wrong member is
     inside it (`/result/value/lamports`). The closest branch is the one with the fewest, then the
-    deepest, violations. `document` is the schema the problems were found with.
+    deepest, violations, among the branches of the instance's own type. `document` is the schema the
+    problems were found with.
     """
     out: list[Violation] = []
     for problem in problems:
@@ -58,11 +77,17 @@ def closest_violations(ctx: CheckContext, document: dict, problems: Sequence[Vio
         sub = _at(instance, problem.path)
         tried = [(_branch_validator(ctx, document, problem.schema_path, index, branch).violations(sub), branch)
                  for index, branch in enumerate(branches)]
-        found, branch = min(tried, key=lambda pair: (len(pair[0]), -max((v.path.count("/") for v in pair[0]),
-                                                                          default=0)))
+        found, branch = min(tried, key=lambda pair: _distance(pair[0]))
         inner = closest_violations(ctx, {"$defs": document.get("$defs", {}), **branch}, found, sub, depth + 1)
         out += [Violation(problem.path + v.path, v.schema_path, v.message) for v in inner] or [problem]
     return out
+
+
+def _distance(found: Sequence[Violation]) -> tuple[bool, int, int]:
+    """How far an instance is from a branch: a branch of another type (`null` for an object) is farthest,
+    then more violations, then shallower ones."""
+    other_type = any(not v.path and " is not of type " in v.message for v in found)
+    return other_type, len(found), -max((v.path.count("/") for v in found), default=0)
 
 
 MAX_DESCENT = 6
@@ -75,6 +100,23 @@ def schema_document(ctx: CheckContext, definition: str) -> dict:
     if definition not in documents:
         documents[definition] = ctx.contract.schema_for(definition)
     return documents[definition]
+
+
+def reading_member(ctx: CheckContext, amb_id: str, reading: str, instance: Any, definition: str) -> str:
+    """Where `instance` departs from one reading of an ambiguity: the member a reading finding names.
+
+    Every other ambiguity is pinned to the readings the answer follows, so the only violations left
+    are this reading's, at the member itself rather than at an `anyOf` of readings above it.
+    """
+    readings = {other: ctx.contract.readings_followed(other, instance, definition) or None
+                for other in ctx.contract.ambiguities_in(definition) if other != amb_id}
+    readings = {other: list(names) for other, names in readings.items() if names} | {amb_id: [reading]}
+    documents = ctx.cache.setdefault("schema.reading-documents", {})
+    key = (definition, tuple(sorted((name, tuple(names)) for name, names in readings.items())))
+    if key not in documents:
+        documents[key] = ctx.contract.schema_for(definition, readings)
+    problems = ctx.contract.validator(definition, readings).violations(instance)
+    return wrong_member(closest_violations(ctx, documents[key], problems, instance))
 
 
 def _at(node: Any, pointer: str) -> Any:
@@ -144,16 +186,17 @@ def result(ctx: CheckContext, answer: Answer) -> None:
     problems = ctx.contract.response_validator(answer.method).violations(answer.body)
     if problems:  # wrong under every reading: the spec is broken
         document = schema_document(ctx, f"{answer.method}.response")
+        found = closest_violations(ctx, document, problems, answer.body)
         ctx.fail("Answer breaks the result schema", expected=f"a {answer.method} answer as the contract describes",
-                 received=violations_text(closest_violations(ctx, document, problems, answer.body)), answer=answer,
-                 clauses=(method.clause, "4.1-R6", "4.1-R7"))
+                 received=violations_text(found), answer=answer, clauses=(method.clause, "4.1-R6", "4.1-R7"),
+                 path=wrong_member(found))
     _pinned_readings(ctx, answer)
 
 
 def _pinned_readings(ctx: CheckContext, answer: Answer) -> None:
     """The answer is valid under some reading but not under the profile's pinned ones: say which."""
     definition = f"{answer.method}.response"
-    notes, clauses = [], []
+    notes, clauses, paths = [], [], []
     for amb_id in ctx.contract.ambiguities_in(definition):
         amb = ctx.contract.ambiguity(amb_id)
         pinned = ctx.readings.get(amb_id)
@@ -161,9 +204,11 @@ def _pinned_readings(ctx: CheckContext, answer: Answer) -> None:
         if pinned and not set(pinned) & set(followed):
             notes.append(reading_note(ctx, amb, followed))
             clauses.append(amb.clause)
+            paths.append(reading_member(ctx, amb_id, pinned[0], answer.body, definition))
     if notes:
         ctx.fail("Reading other than the pinned one", expected="the readings the profile pins",
-                 received="; ".join(notes), answer=answer, basis=Basis.AMBIGUITY, clauses=tuple(clauses))
+                 received="; ".join(notes), answer=answer, basis=Basis.AMBIGUITY, clauses=tuple(clauses),
+                 path=paths[0])
     ctx.examined("answers")
 
 
@@ -178,7 +223,8 @@ def context_slot(ctx: CheckContext, answer: Answer) -> None:
     if type(slot) is not int or slot < 0:
         received = "no `context`" if context is None else f"/result/context/slot is {shown(slot)}"
         ctx.fail("No context slot", expected="/result/context/slot, a non-negative integer", received=received,
-                 answer=answer)
+                 answer=answer, path=member("result", "context") if context is None else member("result", "context",
+                                                                                              "slot"))
     ctx.examined("answers")
 
 
@@ -202,7 +248,8 @@ def error_body(ctx: CheckContext, answer: Answer) -> None:
             exchange.body[:200].decode("utf-8", "replace"))
         ctx.fail(f"Malformed HTTP {answer.status} body", expected="{error: string}" if stated else
                  "{error: string} or a JSON-RPC error object (§7)", received=text, answer=answer, basis=basis,
-                 clauses=(stated,) if stated else ("7-R1", "7-R4"))
+                 clauses=(stated,) if stated else ("7-R1", "7-R4"),
+                 path=member("error") if isinstance(answer.body, dict) and "error" in answer.body else BODY)
     ctx.examined("answers")
 
 
@@ -215,7 +262,7 @@ def ambiguity_readings(ctx: CheckContext, answer: Answer) -> None:
             "error" in answer.body):
         return
     definition = f"{answer.method}.response"
-    unusual, touched = [], 0
+    unusual, touched, paths = [], 0, []
     seen = ctx.cache.setdefault("observed", {})
     for amb_id in ctx.contract.ambiguities_in(definition):
         if seen.get((answer.method, amb_id), 0) >= OBSERVE_PER_METHOD:
@@ -229,7 +276,8 @@ def ambiguity_readings(ctx: CheckContext, answer: Answer) -> None:
         ctx.observe(amb_id, followed)
         if amb.observed not in followed and not ctx.profile.pin_observed:  # pinned: schema.result reports it
             unusual.append(reading_note(ctx, amb, followed))
+            paths.append(reading_member(ctx, amb_id, amb.observed, answer.body, definition))
     if unusual:
         ctx.fail("Reading other than observed practice", expected="any reading (the spec allows each)",
-                 received="; ".join(unusual), answer=answer)
+                 received="; ".join(unusual), answer=answer, path=paths[0])
     ctx.examined("readings", touched)

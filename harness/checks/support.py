@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from harness.core.paths import BODY, member
 from harness.engine.context import Answer, CheckContext
 
-__all__ = ["is_envelope", "is_plain_error_body", "state_value"]
+__all__ = ["is_envelope", "is_plain_error_body", "outcome_path", "state_value"]
+
+
+def outcome_path(answer: Answer) -> str:
+    """The member a wrong outcome is at: `$.error` for an error where a result belongs, `$.result` for a
+    result where an error belongs, the whole body when it is neither."""
+    if answer.error is not None:
+        return member("error")
+    if answer.has_result:
+        return member("result")
+    return BODY
 
 
 def is_plain_error_body(answer: Answer) -> bool:

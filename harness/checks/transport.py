@@ -9,7 +9,9 @@ from harness.checks.schemas import reading_note
 from harness.checks.support import is_envelope
 from harness.core.failures import Skip
 from harness.core.model import Basis
+from harness.core.paths import BODY, HTTP_STATUS, header, member
 from harness.core.registry import answer_check, check
+from harness.differential.compare import differences, json_path
 from harness.engine.context import Answer, CheckContext, describe
 from harness.target import NOT_JSON
 from schema import Method
@@ -21,7 +23,8 @@ def success_status(ctx: CheckContext, answer: Answer) -> None:
     if not answer.has_result:
         return
     if answer.status != 200:
-        ctx.fail("Success without HTTP 200", expected="HTTP 200", received=f"HTTP {answer.status}", answer=answer)
+        ctx.fail("Success without HTTP 200", expected="HTTP 200", received=f"HTTP {answer.status}", answer=answer,
+                 path=HTTP_STATUS)
     ctx.examined("answers")
 
 
@@ -33,13 +36,13 @@ def answered(ctx: CheckContext, answer: Answer) -> None:
     if exchange.error:
         flood = exchange.error_kind == "rate-limited"
         ctx.fail("Rate limited without end" if flood else "No answer", expected="an HTTP answer",
-                 received=exchange.error, answer=answer, basis=Basis.JSON_RPC if flood else Basis.SPEC)
+                 received=exchange.error, answer=answer, basis=Basis.JSON_RPC if flood else Basis.SPEC, path=BODY)
     # Bodies of 4xx and 5xx answers are schema.error-body's to judge (§7).
     if (exchange.status or 0) < 400 and exchange.json is NOT_JSON:
         stated = answer.method in ctx.contract.methods  # every answer §4.1 and §7 show for an operation is JSON
         ctx.fail("Answer is not JSON", expected="one JSON document: a JSON-RPC result or error (§4.1, §7)",
                  received=f"HTTP {exchange.status}, {exchange.json_error or 'not JSON'}", answer=answer,
-                 clauses=("4.1-R3", "4.1-R6"), basis=Basis.SPEC if stated else Basis.JSON_RPC)
+                 clauses=("4.1-R3", "4.1-R6"), basis=Basis.SPEC if stated else Basis.JSON_RPC, path=BODY)
     ctx.examined("answers")
 
 
@@ -51,7 +54,7 @@ def content_type(ctx: CheckContext, answer: Answer) -> None:
     label = answer.exchange.headers.get("content-type", "")
     if label.split(";")[0].strip().lower() != "application/json":
         ctx.fail("Wrong content type", expected="Content-Type: application/json", received=label or "(none)",
-                 answer=answer)
+                 answer=answer, path=header("Content-Type"))
     ctx.examined("answers")
 
 
@@ -66,7 +69,7 @@ def error_status(ctx: CheckContext, answer: Answer) -> None:
     if amb.observed not in followed:
         ctx.fail("Error status other than observed practice", expected="any HTTP status (the spec shows none)",
                  received=f"HTTP {answer.status} with a JSON-RPC error: {reading_note(ctx, amb, followed)}",
-                 answer=answer)
+                 answer=answer, path=HTTP_STATUS)
     ctx.examined("answers")
 
 
@@ -101,9 +104,11 @@ def path_forms(ctx: CheckContext, method: Method) -> None:
     if root.body is None:
         raise Skip(f"POST / gave no JSON answer to compare /{method.name} with ({describe(root)})")
     named = ctx.call(method.name, params, path_form="method")
-    if _comparable(root) != _comparable(named):
+    found = differences(_comparable(named), _comparable(root))
+    if found:
         ctx.fail("Path forms differ", expected=f"/{method.name} to answer as / does: {describe(root)}",
-                 received=describe(named), answer=named)
+                 received=describe(named), answer=named,
+                 path=json_path(found) if isinstance(named.body, dict) else HTTP_STATUS)
     ctx.examined("pairs")
 
 
@@ -115,7 +120,8 @@ def api_key(ctx: CheckContext) -> None:
     if not with_key.has_result:
         given = "with the api-key in the query (§5)" if ctx.target.api_key else "(no api-key was given)"
         ctx.fail("Request with api-key refused", expected=f"a result for getIndexerSlot {given}",
-                 received=describe(with_key), answer=with_key)
+                 received=describe(with_key), answer=with_key,
+                 path=member("error") if with_key.error else BODY)
     ctx.examined("answers")
     exchange = ctx.send({"jsonrpc": "2.0", "id": "csi-nokey", "method": "getIndexerSlot"}, with_key=False)
     amb = ctx.contract.ambiguity("api-key-missing")

@@ -18,6 +18,7 @@ class CheckFailure(AssertionError):
     """A rule the target broke; `basis` overrides the check's own when a sub-rule rests elsewhere.
 
     `status` fixes the status whatever the profile: UNVERIFIED for what the kit could not verify.
+    `path` names the member that is wrong (see `Finding.path`), so a vendor knows where to look.
     """
 
     def __init__(
@@ -31,8 +32,10 @@ class CheckFailure(AssertionError):
         method: str | None = None,
         clauses: tuple[str, ...] = (),
         status: Status | None = None,
+        path: str | None = None,
     ) -> None:
         self.title = title
+        self.path = path
         self.status = status
         self.expected = expected
         self.received = received

@@ -96,6 +96,9 @@ class Finding:
     """How many answers showed this same fault (same check, method and title); one entry for all."""
     examples: tuple[dict[str, Any], ...] = ()
     """A few of the other occurrences: `{message, request, curl}` each."""
+    path: str | None = None
+    """Where in the answer the wrong thing is: a JSON path into the body (`$.result.value.items[3].leafIndex`),
+    or `HTTP status` / `HTTP header Content-Type` for what the body does not carry."""
 
     @property
     def group_key(self) -> tuple:

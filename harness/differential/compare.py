@@ -94,6 +94,13 @@ def differences(target: Any, reference: Any, path: str = "") -> list[Difference]
     return [] if target == reference else [Difference(path, target, reference)]
 
 
+def json_path(found: list[Difference]) -> str:
+    """The first difference's place as a finding names a member: `result.value.items[3]` is
+    `$.result.value.items[3]`; no difference, or one of the whole answer, is `$`."""
+    path = found[0].path if found else ""
+    return "$" + ("" if not path else path if path.startswith("[") else "." + path)
+
+
 def _member(path: str, key: str) -> str:
     return f"{path}.{key}" if path else str(key)
 

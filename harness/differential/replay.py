@@ -32,7 +32,7 @@ from typing import Any
 
 from harness.core.failures import Skip
 from harness.core.model import Basis
-from harness.differential.compare import Difference, differences, render
+from harness.differential.compare import Difference, differences, json_path, render
 from harness.differential.normalize import ALLOWED, NORMALIZERS, READING_MEMBERS, READINGS, comparable, normalize
 from harness.engine.context import Answer, CheckContext, DifferenceFailure, describe
 from harness.target import NOT_JSON, OMIT
@@ -183,7 +183,8 @@ def _failure(replay: Replay, title: str, basis: Basis, clauses: tuple[str, ...],
     return DifferenceFailure(
         title, reference=replay.reference.body, response=replay.target.body if walked else None, basis=basis,
         answer=replay.target.answer, method=replay.method, clauses=clauses,
-        expected="the reference's answer" + _allowed_line(applied), received=_received(found, replay, gaps))
+        expected="the reference's answer" + _allowed_line(applied), received=_received(found, replay, gaps),
+        path=json_path(found))
 
 
 def _explained(difference: Difference, gaps: list[str], outcome_differs: bool) -> bool:

@@ -183,10 +183,11 @@ class CheckContext:
         return self.contract.method(name)
 
     def fail(self, title: str, *, expected: str, received: str, answer: Answer | None = None,
-             basis: Basis | None = None, clauses: tuple[str, ...] = ()) -> None:
-        """Raise the failure; `clauses` narrows the check's clauses to those this answer broke."""
+             basis: Basis | None = None, clauses: tuple[str, ...] = (), path: str | None = None) -> None:
+        """Raise the failure; `clauses` narrows the check's clauses to those this answer broke, `path`
+        names the wrong member."""
         raise CheckFailure(title, expected=expected, received=received, answer=answer, basis=basis,
-                           method=answer.method if answer else None, clauses=clauses)
+                           method=answer.method if answer else None, clauses=clauses, path=path)
 
     def defer(self, failure: CheckFailure) -> None:
         """Record a failure and carry on: for checks that judge many independent exchanges (cases)."""

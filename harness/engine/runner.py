@@ -243,6 +243,7 @@ def _finding(ctx: CheckContext, spec: CheckSpec, failure: CheckFailure, method: 
         clauses=failure.clauses or spec.clauses,
         method=failure.method or method,
         message=ctx.target.redactor.text(failure.message),
+        path=failure.path,
         request=exchange.request if exchange else None,
         response=_response_of(exchange) if merged is None else merged,
         http_status=exchange.status if exchange else None,

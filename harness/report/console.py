@@ -22,7 +22,7 @@ from rich.text import Text
 from harness.core.model import CheckResult, Finding, RunResult, Status
 from harness.core.registry import FAMILIES
 from harness.engine.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
-from harness.report.findings import KIT_ERROR_NOTE, member_path, verdict_counts
+from harness.report.findings import KIT_ERROR_NOTE, verdict_counts, wrong_member
 from harness.report.json_report import gate_summary
 from harness.report.values import one_line
 
@@ -176,7 +176,7 @@ class ConsoleReporter:
 
 
 def _finding_line(finding: Finding) -> Text:
-    path = member_path(finding.message)
+    path = wrong_member(finding)
     count = f" ×{finding.occurrences}" if finding.occurrences > 1 else ""
     kit = f" [{KIT_ERROR_NOTE}]" if finding.status is Status.ERROR else ""
     return Text.assemble(

@@ -1,7 +1,7 @@
 """How every report presents a run's verdict and its findings, so console, JSON, JUnit and HTML agree.
 
 A vendor reads the verdict, then the first finding, then fixes it. So each finding is shown with
-the member that is wrong (a JSON path found in its message), both values as JSON (a Python
+the member that is wrong (the JSON path its check named), both values as JSON (a Python
 literal left in a message is re-written as JSON), and a way to reproduce it from the report
 alone: the curl line the engine recorded, or one rebuilt from the request and the target.
 """
@@ -18,7 +18,7 @@ from harness.core.model import CheckResult, Finding, RunResult, Status
 from schema import jsonio
 
 __all__ = ["GroupedFindings", "Shown", "counts_line", "group_findings", "member_path", "occurrences_note",
-           "reproduce", "shown", "skip_reason", "verdict_counts"]
+           "reproduce", "shown", "skip_reason", "verdict_counts", "wrong_member"]
 
 KIT_ERROR_NOTE = "an error of the kit, not of the target"
 _PATH = re.compile(r"\$(?:\.[A-Za-z_][\w-]*|\[\d+\]|\[\*\]|\['[^']*'\])+|\$(?=[\s:,)]|$)")
@@ -46,7 +46,12 @@ def shown(finding: Finding) -> Shown:
             received = as_json_text(line[len("Received:"):].strip())
         elif line.strip():
             other.append(line)
-    return Shown(member_path(finding.message), expected, received, tuple(other))
+    return Shown(wrong_member(finding), expected, received, tuple(other))
+
+
+def wrong_member(finding: Finding) -> str | None:
+    """The member a finding is about: the path its check named, else the first one its message names."""
+    return finding.path or member_path(finding.message)
 
 
 def member_path(message: str) -> str | None:

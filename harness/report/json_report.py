@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.core.model import BaselineEntry, CheckResult, Finding, Observation, RunResult, Status
-from harness.report.findings import member_path, reproduce, skip_reason
+from harness.report.findings import reproduce, skip_reason, wrong_member
 from harness.report.values import jsonable
 from harness.report.write import write_atomic
 from schema import jsonio
@@ -116,7 +116,7 @@ def _finding(finding: Finding, target: str) -> dict[str, Any]:
         "basis_label": finding.basis.label,
         "clauses": list(finding.clauses),
         "method": finding.method,
-        "path": member_path(finding.message),
+        "path": wrong_member(finding),
         "message": finding.message,
         "request": jsonable(finding.request, _EXCHANGE_DEPTH),
         "response": jsonable(finding.response, _EXCHANGE_DEPTH),

@@ -47,7 +47,7 @@ def _result(data: dict[str, Any]) -> RunResult:
         findings.setdefault(item["check_id"], []).append(Finding(
             check_id=item["check_id"], title=item["title"], status=Status(item["status"]), basis=Basis(item["basis"]),
             clauses=tuple(item["clauses"]), method=item["method"], message=item["message"],
-            request=item["request"], response=item["response"], http_status=item["http_status"],
+            path=item.get("path"), request=item["request"], response=item["response"], http_status=item["http_status"],
             curl=item["curl"], seed=item["seed"], reference_response=item["reference_response"],
             baselined=item["baselined"], occurrences=item.get("occurrences", 1),
             examples=tuple(item.get("examples", ()))))

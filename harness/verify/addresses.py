@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.core.paths import result_value
 from harness.engine.context import Answer, CheckContext
 from harness.verify.validity import Problem
 from ledger_crypto import HEIGHT, HIGHEST_ADDRESS_PLUS_ONE, NonInclusionProof, b58decode, verify_non_inclusion
@@ -67,7 +68,7 @@ def proof_problems(asked: list[str], items: Any, tree: str | None) -> tuple[int,
     root sequence per tree in one answer; the tree the target names elsewhere."""
     if not isinstance(items, list) or len(items) != len(asked):
         return 0, [Problem("No proof per address", f"{len(asked)} NewAddressProof items",
-                           dumps(items)[:200], ("4.2-M16",))]
+                           dumps(items)[:200], ("4.2-M16",), result_value())]
     problems, judged, roots = [], 0, {}
     for i, (address, item) in enumerate(zip(asked, items, strict=True)):
         try:
@@ -78,23 +79,23 @@ def proof_problems(asked: list[str], items: Any, tree: str | None) -> tuple[int,
         where = f"result.value[{i}]"
         if item.get("address") != address:
             problems.append(Problem("Proof for another address", f"{where}.address {address}",
-                                    dumps(item.get("address")), ("4.2-M16",)))
+                                    dumps(item.get("address")), ("4.2-M16",), result_value(i, "address")))
         if len(proof.path) != HEIGHT:
             problems.append(Problem("Proof path not 26 nodes", f"{where}.proof of {HEIGHT} nodes (tree height)",
-                                    f"{len(proof.path)} nodes", ("ledger-T2",)))
+                                    f"{len(proof.path)} nodes", ("ledger-T2",), result_value(i, "proof")))
         elif not verify_non_inclusion(proof, height=HEIGHT):
             problems.append(Problem("Non-inclusion proof does not verify",
                                     "the low element's leaf folds to root and lowerRange < address < higherRange",
-                                    f"{where} for {address} fails", ("ledger-T2",)))
+                                    f"{where} for {address} fails", ("ledger-T2",), result_value(i, "proof")))
         if tree is not None and item.get("merkleTree") != tree:
             problems.append(Problem("Proof from another address tree", f"{where}.merkleTree {tree}",
-                                    dumps(item.get("merkleTree")), ("ledger-T2",)))
+                                    dumps(item.get("merkleTree")), ("ledger-T2",), result_value(i, "merkleTree")))
         state = (item.get("root"), item.get("rootSeq"))
         first = roots.setdefault(item.get("merkleTree"), state)
         if first != state:
             problems.append(Problem("Two roots in one answer", f"{where}: root {first[0]}, rootSeq {first[1]} "
                                     "like the answer's first proof of this tree",
-                                    f"root {state[0]}, rootSeq {state[1]}", ("ledger-T2",)))
+                                    f"root {state[0]}, rootSeq {state[1]}", ("ledger-T2",), result_value(i, "root")))
     return judged, problems
 
 
@@ -106,7 +107,8 @@ def taken_inside(items: Any, taken: list[str]) -> list[Problem]:
         if taken and isinstance(item, dict) and item.get("root") == FRESH_TREE_ROOT:
             problems.append(Problem("Fresh-tree root on a populated ledger",
                                     f"result.value[{i}].root: the root of a tree holding {taken[0]}",
-                                    f"the empty address tree's root {FRESH_TREE_ROOT}", ("ledger-T2",)))
+                                    f"the empty address tree's root {FRESH_TREE_ROOT}", ("ledger-T2",),
+                                    result_value(i, "root")))
         try:
             low, high = _number(item, "lowerRangeAddress"), _number(item, "higherRangeAddress")
         except (KeyError, TypeError, ValueError):
@@ -117,5 +119,6 @@ def taken_inside(items: Any, taken: list[str]) -> list[Problem]:
                 problems.append(Problem("Proven range holds a taken address",
                                         f"no address the target holds inside result.value[{i}]'s range",
                                         f"{address} (refused as taken) lies between {item['lowerRangeAddress']} and "
-                                        f"{item['higherRangeAddress']}{fresh}", ("ledger-T2", "4.2-M16")))
+                                        f"{item['higherRangeAddress']}{fresh}", ("ledger-T2", "4.2-M16"),
+                                        result_value(i, "lowerRangeAddress")))
     return problems

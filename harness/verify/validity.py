@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from harness.core.paths import BODY, result_value
 from harness.verify.values import bn_value
 from ledger_crypto import ROOT_HISTORY, ZERO_HASHES, b58decode
 from schema.jsonio import dumps
@@ -34,6 +35,8 @@ class Problem:
     expected: str
     received: str
     clauses: tuple[str, ...] = ("ledger-P3",)
+    path: str = BODY
+    """The member that is wrong (a JSON path into the answer)."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +82,8 @@ def _trees(value: dict) -> tuple[str, list | None]:
 def elements_of(value: Any, asked: int) -> tuple[list[Element], list[Problem]]:
     """The elements of a proof of `asked` elements, or the problems that keep them from being read."""
     if not isinstance(value, dict):
-        return [], [Problem("No validity proof", "a ValidityProofWithContext object", dumps(value)[:200])]
+        return [], [Problem("No validity proof", "a ValidityProofWithContext object", dumps(value)[:200],
+                            path=result_value())]
     tree_key, trees = _trees(value)
     lists = {name: value.get(name) for name in LISTS}
     lists[tree_key] = trees
@@ -89,7 +93,8 @@ def elements_of(value: Any, asked: int) -> tuple[list[Element], list[Problem]]:
              if not isinstance(items, list) or len(items) != asked}
     if wrong:
         return [], [Problem("Proof lengths disagree", f"{asked} entries in each of {', '.join(lists)}",
-                            "; ".join(f"{name}: {_count(n)}" for name, n in wrong.items()))]
+                            "; ".join(f"{name}: {_count(n)}" for name, n in wrong.items()),
+                            path=result_value(next(iter(wrong))))]
     return [Element(bn_value(lists["roots"][i]), lists["rootIndices"][i], bn_value(lists["leaves"][i]),
                     lists["leafIndices"][i], trees[i] if isinstance(trees[i], str) else None)
             for i in range(asked)], []
@@ -106,18 +111,21 @@ def element_problems(elements: list[Element], expected: list[Expected]) -> list[
         where = f"element {i} ({want.kind} {want.name})"
         if got.leaf != want.leaf:
             problems.append(Problem("Proof leaf is not the one asked", f"{where}: leaf {_hex(want.leaf)}",
-                                    f"leaf {_hex(got.leaf)}"))
+                                    f"leaf {_hex(got.leaf)}", path=result_value("leaves", i)))
         if want.leaf_index is not None and got.leaf_index != want.leaf_index:
             problems.append(Problem("Proof leaf index wrong", f"{where}: leafIndices[{i}] = {want.leaf_index}",
-                                    f"leafIndices[{i}] = {dumps(got.leaf_index)}"))
+                                    f"leafIndices[{i}] = {dumps(got.leaf_index)}", path=result_value("leafIndices", i)))
         if want.tree is not None and got.tree is not None and got.tree != want.tree:
-            problems.append(Problem("Proof tree wrong", f"{where}: tree {want.tree}", f"tree {got.tree}"))
+            problems.append(Problem("Proof tree wrong", f"{where}: tree {want.tree}", f"tree {got.tree}",
+                                    path=result_value("merkleTrees", i)))
         if not (type(got.root_index) is int and 0 <= got.root_index < ROOT_HISTORY):
             problems.append(Problem("Root index outside the root history", f"{where}: 0 ≤ rootIndices[{i}] < "
-                                    f"{ROOT_HISTORY}", f"rootIndices[{i}] = {dumps(got.root_index)}", ("ledger-T1",)))
+                                    f"{ROOT_HISTORY}", f"rootIndices[{i}] = {dumps(got.root_index)}", ("ledger-T1",),
+                                    result_value("rootIndices", i)))
         if want.kind == "account" and got.root == EMPTY_STATE_ROOT:
             problems.append(Problem("Empty-tree root for a live account", f"{where}: the root of a tree holding it",
-                                    f"roots[{i}] is the empty tree's root {_hex(got.root)}", ("ledger-T1",)))
+                                    f"roots[{i}] is the empty tree's root {_hex(got.root)}", ("ledger-T1",),
+                                    result_value("roots", i)))
         problems += _address_root(where, i, got, want)
     return problems
 
@@ -128,10 +136,11 @@ def _address_root(where: str, i: int, got: Element, want: Expected) -> list[Prob
     if want.root is not None and got.root != want.root:
         problems.append(Problem("Address root is not the address tree's", f"{where}: root {_hex(want.root)} "
                                 "(getMultipleNewAddressProofs at the same slot)", f"roots[{i}] = {_hex(got.root)}",
-                                ("ledger-P3", "ledger-T2")))
+                                ("ledger-P3", "ledger-T2"), result_value("roots", i)))
     if want.root_index is not None and got.root_index != want.root_index:
         problems.append(Problem("Address root index wrong", f"{where}: rootSeq % {ROOT_HISTORY} = {want.root_index}",
-                                f"rootIndices[{i}] = {dumps(got.root_index)}", ("ledger-T1", "ledger-T2")))
+                                f"rootIndices[{i}] = {dumps(got.root_index)}", ("ledger-T1", "ledger-T2"),
+                                result_value("rootIndices", i)))
     return problems
 
 
@@ -148,7 +157,7 @@ def root_agreement(elements: list[Element], known: dict[str, tuple[int | None, A
             problems.append(Problem("One tree with two roots at one slot",
                                     f"tree {element.tree}: root {_hex(seen[0])}, root index {dumps(seen[1])}",
                                     f"element {i}: root {_hex(state[0])}, root index {dumps(state[1])}",
-                                    ("ledger-T1",)))
+                                    ("ledger-T1",), result_value("roots", i)))
     return problems
 
 

@@ -13,6 +13,7 @@ import pytest
 
 import harness.checks  # noqa: F401  (registers the catalogue)
 from harness.core.model import Basis, Status
+from harness.core.paths import HTTP_STATUS
 from harness.core.profile import PROFILES
 from harness.core.registry import FAMILIES, REGISTRY
 from harness.engine.runner import RunConfig, run
@@ -63,6 +64,13 @@ def test_variant_is_caught_by_its_family(variant: Variant) -> None:
     assert caught.status.rank >= expected.rank
     if REGISTRY.get(variant.check).basis is Basis.SPEC:
         assert caught.status is Status.FAIL
+    unnamed = [finding.title for finding in caught.findings if not _names_a_member(finding.path)]
+    assert unnamed == [], f"{variant.name}: findings that name no member: {unnamed}"
+
+
+def _names_a_member(path: str | None) -> bool:
+    """A JSON path into the answer (`$.result.value.items[0].hash`), the HTTP status or a header."""
+    return bool(path) and (path.startswith("$") or path == HTTP_STATUS or path.startswith("HTTP header "))
 
 
 @pytest.fixture(scope="module")

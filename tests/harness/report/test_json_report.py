@@ -183,3 +183,18 @@ def test_every_check_names_its_basis_whatever_its_status() -> None:
     (entry,) = to_json(ledger)["checks"]
     assert entry["status"] == "SKIP" and entry["basis"] == "ledger"
     assert "not the spec text" in entry["basis_label"]
+
+
+def test_the_path_a_check_named_wins_and_survives_a_merge(result: RunResult, tmp_path) -> None:
+    """The member a check names (`Finding.path`) is the one reported, before any path its message
+    mentions, and `csi report merge` reads it back."""
+    from harness.report.merge import load_report
+
+    check = result.checks[0]
+    check.findings[0] = dataclasses.replace(check.findings[0], path="$.result.value.items[3].leafIndex",
+                                            message="Expected: at $.id\nReceived: 7")
+    report = to_json(result)
+    assert report["findings"][0]["path"] == "$.result.value.items[3].leafIndex"
+    saved = tmp_path / "report.json"
+    saved.write_text(jsonio.dumps(report))
+    assert load_report(saved).checks[0].findings[0].path == "$.result.value.items[3].leafIndex"
