@@ -19,7 +19,7 @@ from typing import Any
 from schema.errors import ContractError
 from schema.loader import load_sources
 from schema.model import Ambiguity, Clause, Method
-from schema.validation import Validator, Violation
+from schema.validation import Validator
 
 __all__ = ["SCHEMA_DIR", "SPEC_VERSION", "Contract", "Readings"]
 
@@ -134,13 +134,6 @@ class Contract:
             if {str(v) for v in pinned.violations(instance)} <= baseline:
                 followed.append(name)
         return tuple(followed)
-
-    def reading_breaks(self, ambiguity_id: str, reading: str, instance: Any, definition: str) -> list[Violation]:
-        """What pinning `reading` finds wrong in `instance` beyond what it has anyway: where the answer
-        departs from that reading (the violations name the members)."""
-        baseline = {str(v) for v in self.validator(definition).violations(instance)}
-        pinned = self.validator(definition, {ambiguity_id: [reading]}).violations(instance)
-        return [v for v in pinned if str(v) not in baseline]
 
     def ambiguities_in(self, definition: str) -> tuple[str, ...]:
         """Ids of the ambiguities an instance of `definition` can touch (reachable through `$ref`)."""

@@ -10,7 +10,7 @@ follows another reading is reported as exactly that, with basis AMBIGUITY, never
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.checks.pages import shown
@@ -102,15 +102,20 @@ def schema_document(ctx: CheckContext, definition: str) -> dict:
     return documents[definition]
 
 
-def reading_member(ctx: CheckContext, amb_id: str, reading: str, instance: Any, definition: str) -> str:
+def reading_member(ctx: CheckContext, amb_id: str, reading: str, instance: Any, definition: str,
+                   followed: Mapping[str, tuple[str, ...]]) -> str:
     """Where `instance` departs from one reading of an ambiguity: the member a reading finding names.
 
-    Every other ambiguity is pinned to the readings the answer follows, so the only violations left
-    are this reading's, at the member itself rather than at an `anyOf` of readings above it.
+    Every other ambiguity is pinned to the readings the answer follows (`followed`, as far as the
+    caller already knows them), so the only violations left are this reading's, at the member
+    itself rather than at an `anyOf` of readings above it.
     """
-    readings = {other: ctx.contract.readings_followed(other, instance, definition) or None
-                for other in ctx.contract.ambiguities_in(definition) if other != amb_id}
-    readings = {other: list(names) for other, names in readings.items() if names} | {amb_id: [reading]}
+    readings: dict[str, list[str]] = {}
+    for other in ctx.contract.ambiguities_in(definition):
+        names = followed[other] if other in followed else ctx.contract.readings_followed(other, instance, definition)
+        if other != amb_id and names:
+            readings[other] = list(names)
+    readings[amb_id] = [reading]
     documents = ctx.cache.setdefault("schema.reading-documents", {})
     key = (definition, tuple(sorted((name, tuple(names)) for name, names in readings.items())))
     if key not in documents:
@@ -196,19 +201,20 @@ def result(ctx: CheckContext, answer: Answer) -> None:
 def _pinned_readings(ctx: CheckContext, answer: Answer) -> None:
     """The answer is valid under some reading but not under the profile's pinned ones: say which."""
     definition = f"{answer.method}.response"
-    notes, clauses, paths = [], [], []
+    notes, clauses, broken, followed_by = [], [], [], {}
     for amb_id in ctx.contract.ambiguities_in(definition):
         amb = ctx.contract.ambiguity(amb_id)
         pinned = ctx.readings.get(amb_id)
-        followed = ctx.contract.readings_followed(amb_id, answer.body, definition)
+        followed = followed_by[amb_id] = ctx.contract.readings_followed(amb_id, answer.body, definition)
         if pinned and not set(pinned) & set(followed):
             notes.append(reading_note(ctx, amb, followed))
             clauses.append(amb.clause)
-            paths.append(reading_member(ctx, amb_id, pinned[0], answer.body, definition))
+            broken.append((amb_id, pinned[0]))
     if notes:
+        first, reading = broken[0]
         ctx.fail("Reading other than the pinned one", expected="the readings the profile pins",
                  received="; ".join(notes), answer=answer, basis=Basis.AMBIGUITY, clauses=tuple(clauses),
-                 path=paths[0])
+                 path=reading_member(ctx, first, reading, answer.body, definition, followed_by))
     ctx.examined("answers")
 
 
@@ -262,13 +268,13 @@ def ambiguity_readings(ctx: CheckContext, answer: Answer) -> None:
             "error" in answer.body):
         return
     definition = f"{answer.method}.response"
-    unusual, touched, paths = [], 0, []
+    unusual, touched, unusual_ids, followed_by = [], 0, [], {}
     seen = ctx.cache.setdefault("observed", {})
     for amb_id in ctx.contract.ambiguities_in(definition):
         if seen.get((answer.method, amb_id), 0) >= OBSERVE_PER_METHOD:
             continue
         amb = ctx.contract.ambiguity(amb_id)
-        followed = ctx.contract.readings_followed(amb_id, answer.body, definition)
+        followed = followed_by[amb_id] = ctx.contract.readings_followed(amb_id, answer.body, definition)
         if not followed or len(followed) == len(amb.readings):
             continue  # the answer breaks every reading (schema.result reports it) or does not touch the point
         seen[(answer.method, amb_id)] = seen.get((answer.method, amb_id), 0) + 1
@@ -276,8 +282,10 @@ def ambiguity_readings(ctx: CheckContext, answer: Answer) -> None:
         ctx.observe(amb_id, followed)
         if amb.observed not in followed and not ctx.profile.pin_observed:  # pinned: schema.result reports it
             unusual.append(reading_note(ctx, amb, followed))
-            paths.append(reading_member(ctx, amb_id, amb.observed, answer.body, definition))
+            unusual_ids.append(amb_id)
     if unusual:
+        first = ctx.contract.ambiguity(unusual_ids[0])
         ctx.fail("Reading other than observed practice", expected="any reading (the spec allows each)",
-                 received="; ".join(unusual), answer=answer, path=paths[0])
+                 received="; ".join(unusual), answer=answer,
+                 path=reading_member(ctx, first.id, first.observed, answer.body, definition, followed_by))
     ctx.examined("readings", touched)
