@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from typing import Any
 
 from ledger_crypto.bn254 import (
@@ -47,11 +48,18 @@ def _point_problem(name: str, value: Any) -> str | None:
         if not 0 <= v <= 255:
             shown = str(v) if v.bit_length() <= 64 else f"an integer of {v.bit_length()} bits"
             return f"{name}[{i}]: {shown} is not a byte (an integer 0..255)"
+    return _curve_problem(name, bytes(value))
+
+
+@lru_cache(maxsize=1024)
+def _curve_problem(name: str, data: bytes) -> str | None:
+    """Why `data` is not a point of its group other than infinity, or None. Cached: one proof is
+    judged by several checks, and the G2 membership test costs about 2 ms."""
     try:
         if name != "b":
-            point = decompress_g1(bytes(value))
+            point = decompress_g1(data)
         else:
-            point = decompress_g2(bytes(value))
+            point = decompress_g2(data)
             if point is not None and not _in_g2(point):
                 return "b: point on the twist but not in the G2 subgroup of order r"
     except ValueError as exc:

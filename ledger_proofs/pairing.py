@@ -1,210 +1,267 @@
 """A product of BN254 pairings with one final exponentiation, fast enough to verify a proof in a run.
 
-py_ecc (`optimized_bn128`) gives the fields, the curve formulas and a correct pairing, but one
-pairing takes about 0.4 s: its Miller loop doubles the G2 point inside Fp12, and its final
-exponentiation is a plain power. A Groth16 check needs four pairings. Written here is only what
-py_ecc lacks, on py_ecc's own field and curve types:
+py_ecc (`optimized_bn128`) has a correct pairing, but one takes about 0.35 s: its Miller loop
+works in its generic FQ12 polynomial class, and so does its final exponentiation, a plain power.
+A Groth16 check needs four pairings. Written here, on plain integers and the Fp2 → Fp6 → Fp12
+tower of `ledger_proofs.tower` (whose products cost a fraction of py_ecc's FQ12 ones):
 
-- one Miller loop for several pairs, sharing the squarings of the accumulator;
-- the G2 side of the loop (point steps and line coefficients) done in Fp2 on the twist, and
-  cached for a fixed G2 point (a verifying key's γ and δ), so a pair costs only the line
-  evaluations at its G1 point;
-- denominators dropped (each lies in a proper subfield that the final exponentiation sends to 1);
-- the final exponentiation as its easy part through Frobenius maps (precomputed 12×12 matrices
-  over Fp) followed by the hard part (p⁴ − p² + 1)/r.
+- one Miller loop for several pairs, sharing the squares of the accumulator: the NAF of 6u + 2,
+  then the two Frobenius lines of the optimal ate pairing;
+- the G2 side of the loop (point steps and line coefficients) done once per G2 point on the
+  twist, in homogeneous projective Fp2 coordinates (the doubling and mixed addition of
+  Costello–Lange–Naehrig, in arkworks' form for a D-type twist), and cached for a fixed point (a
+  verifying key's β, γ and δ). A line c0·y + (c3·x + c4·v)·w is stored divided by c0, so at a
+  G1 point it is 1 + (q·x/y + r·v/y)·w: a pair costs scaling q and r, and one sparse product;
+- line denominators and constant factors dropped (each lies in a proper subfield that the final
+  exponentiation sends to 1), so Miller loop values differ from py_ecc's but not the pairing;
+- the final exponentiation as its easy part (p⁶ − 1)(p² + 1) by a conjugation, one inverse and a
+  Frobenius map, then the hard part (p⁴ − p² + 1)/r as three powers of u with cyclotomic squares
+  and Frobenius maps (the chain of go-ethereum's bn256).
 
-Same schedule as py_ecc's `miller_loop`, so `pairing_product([(Q, P)])` equals
-`py_ecc.optimized_bn128.pairing(Q, P)` (tests/ledger_proofs/test_pairing.py checks it).
+`pairing_product([(Q, P)])` equals `py_ecc.optimized_bn128.pairing(Q, P)` under `tower.to_py_ecc`
+(tests/ledger_proofs/test_pairing.py checks it), in about 8 ms instead of 0.35 s; a Groth16
+verification (lines of the proof's B, a Miller loop of three pairs, the final exponentiation)
+takes about 11 ms of CPU, where the same steps on py_ecc's field types take about 52 ms.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from functools import cache
 
-_RECURSION_LIMIT = sys.getrecursionlimit()
-from py_ecc.fields import optimized_bn128_FQ2 as FQ2  # noqa: E402  (py_ecc raises the limit on import)
-from py_ecc.fields import optimized_bn128_FQ12 as FQ12  # noqa: E402
-from py_ecc.optimized_bn128 import add, curve_order, double, field_modulus  # noqa: E402
-from py_ecc.optimized_bn128.optimized_pairing import pseudo_binary_encoding  # noqa: E402
+from ledger_proofs.tower import (
+    ONE,
+    P,
+    conjugate,
+    cyclotomic_square,
+    fp2_mul,
+    fp2_power,
+    frobenius,
+    inverse,
+    mul,
+    mul_by_line,
+    power,
+    square,
+)
 
-sys.setrecursionlimit(_RECURSION_LIMIT)  # as ledger_crypto.bn254 does: nothing here recurses
+__all__ = ["BN_U", "G1Affine", "G2Affine", "Lines", "final_exponentiation", "g1_combination", "hard_part_by_power",
+           "is_one", "lines", "miller_loop", "pairing_product"]
 
-__all__ = ["G1Affine", "G2Affine", "Lines", "final_exponentiation", "g1_combination", "is_one", "lines",
-           "miller_loop", "pairing_product"]
-
-P = field_modulus
+R = 21888242871839275222246405745257275088548364400416034343698204186575808495617
+"""r, the order of G1 and G2."""
+BN_U = 4965661367192848881
+"""The BN curve parameter u: p and r are polynomials in it, and so is the hard part of the exponent."""
 G1Affine = tuple[int, int]
 G2Affine = tuple[tuple[int, int], tuple[int, int]]
 """((x.c0, x.c1), (y.c0, y.c1)) over Fp2 = Fp[u]/(u² + 1), as ledger_crypto.bn254 writes G2 points."""
-Line = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-"""A line as three Fp12 coefficient vectors (Lx, Ly, L0): its value at (x, y) is x·Lx + y·Ly + L0."""
+Fp12 = tuple[int, ...]
+Line = tuple[int, int, int, int]
+"""(q, r) as two Fp2 pairs: at the G1 point (x, y) the line is 1 + (q·x/y + r·v/y)·w."""
 Lines = tuple[Line, ...]
-
-_XI = FQ2([9, 1])
-_GAMMA_X = _XI ** ((P - 1) // 3)  # w^(2(p−1)): the Frobenius of a twisted x coordinate
-_GAMMA_Y = _XI ** ((P - 1) // 2)  # w^(3(p−1)): same for y
+_Step = tuple[int, int, int, int, int, int]
+"""A line before `lines` divides it by c0·y: (c0, c3, c4), for c0·y + (c3·x + c4·v)·w."""
 
 
-def _schedule() -> tuple[bool, ...]:
-    """For each line of the loop, whether the accumulator is squared before it is multiplied in."""
-    steps: list[bool] = []
-    for digit in pseudo_binary_encoding[63::-1]:
-        steps.append(True)
-        if digit:
-            steps.append(False)
-    return (*steps, False, False)
+def _wnaf(k: int, width: int) -> tuple[int, ...]:
+    """The width-`width` NAF of k > 0 (odd digits below 2^(width−1) in absolute value, at least width − 1
+    zeros after each non-zero one), most significant digit first; width 2 is the plain NAF."""
+    digits = []
+    while k:
+        digit = (k + (1 << width - 1)) % (1 << width) - (1 << width - 1) if k & 1 else 0
+        digits.append(digit)
+        k = (k - digit) >> 1
+    return tuple(reversed(digits))
 
 
-_SCHEDULE = _schedule()
+_LOOP = _wnaf(6 * BN_U + 2, 2)
+_U_DIGITS = _wnaf(BN_U, 4)
+_SCHEDULE = (*[s for digit in _LOOP[1:] for s in ((True, False) if digit else (True,))], False, False)
+"""For each line of the loop, whether the accumulator is squared before it is multiplied in."""
+_HARD = (P**4 - P**2 + 1) // R
+_B0, _B1 = (27 * pow(82, -1, P) % P, -3 * pow(82, -1, P) % P)  # b′ = 3/ξ = 3(9 − u)/82: y² = x³ + b′
+_FROBENIUS_X = fp2_power((9, 1), (P - 1) // 3)  # w^(2(p−1)): the Frobenius of a twisted x coordinate
+_FROBENIUS_Y = fp2_power((9, 1), (P - 1) // 2)  # w^(3(p−1)): same for y
 
 
-def _embed(out: list[int], value: FQ2, power: int) -> None:
-    """Add value·w^power to the Fp12 coefficients `out` (u = w⁶ − 9 and w¹² = 18w⁶ − 82, py_ecc's basis)."""
-    a, b = value.coeffs
-    if power < 6:
-        out[power] += a - 9 * b
-        out[power + 6] += b
-    else:
-        out[power] += a + 9 * b
-        out[power - 6] -= 82 * b
+def _double(t: tuple[int, ...]) -> tuple[tuple[int, ...], _Step]:
+    """2T and the tangent at T, for T = (X, Y, Z) homogeneous on the twist. 2T comes out with its
+    coordinates times 4, which keeps halves out: 2XY(b − 9b′Z²), (b + 9b′Z²)² − 12(3b′Z²)², 8Y³Z, b = Y²."""
+    x0, x1, y0, y1, z0, z1 = t
+    b0, b1 = (y0 + y1) * (y0 - y1) % P, 2 * y0 * y1 % P  # Y²
+    c0, c1 = (z0 + z1) * (z0 - z1), 2 * z0 * z1  # Z²
+    m, n = _B0 * c0, _B1 * c1
+    e0, e1 = 3 * (m - n) % P, 3 * ((_B0 + _B1) * (c0 + c1) - m - n) % P  # 3b′Z²
+    h0, h1 = 2 * (y0 * z0 - y1 * z1) % P, 2 * (y0 * z1 + y1 * z0) % P  # 2YZ
+    m, n = x0 * y0, x1 * y1
+    a0, a1 = 2 * (m - n), 2 * ((x0 + x1) * (y0 + y1) - m - n)  # 2XY
+    s0, s1 = b0 - 3 * e0, b1 - 3 * e1
+    m, n = a0 * s0, a1 * s1
+    nx0, nx1 = (m - n) % P, ((a0 + a1) * (s0 + s1) - m - n) % P
+    g0, g1 = b0 + 3 * e0, b1 + 3 * e1
+    ny0 = ((g0 + g1) * (g0 - g1) - 12 * (e0 + e1) * (e0 - e1)) % P
+    ny1 = (2 * g0 * g1 - 24 * e0 * e1) % P
+    m, n = b0 * h0, b1 * h1
+    nz0, nz1 = 4 * (m - n) % P, 4 * ((b0 + b1) * (h0 + h1) - m - n) % P
+    line = (-h0 % P, -h1 % P, 3 * (x0 + x1) * (x0 - x1) % P, 6 * x0 * x1 % P, (e0 - b0) % P, (e1 - b1) % P)
+    return (nx0, nx1, ny0, ny1, nz0, nz1), line  # the tangent: −2YZ·y + (3X²·x + (3b′Z² − Y²)·v)·w
 
 
-def _line(x_part: tuple[FQ2, int], y_part: tuple[FQ2, int], constant: tuple[FQ2, int]) -> Line:
-    vectors = []
-    for value, power in (x_part, y_part, constant):
-        coeffs = [0] * 12
-        _embed(coeffs, value, power)
-        vectors.append(tuple(c % P for c in coeffs))
-    return vectors[0], vectors[1], vectors[2]
+def _add(t: tuple[int, ...], q: G2Affine) -> tuple[tuple[int, ...], _Step]:
+    """T + Q and the line through them, for T homogeneous and Q affine on the twist, T ≠ ±Q."""
+    x0, x1, y0, y1, z0, z1 = t
+    (p0, p1), (q0, q1) = q
+    m, n = q0 * z0, q1 * z1
+    th0, th1 = (y0 - m + n) % P, (y1 - (q0 + q1) * (z0 + z1) + m + n) % P  # θ = Y − y_Q·Z
+    m, n = p0 * z0, p1 * z1
+    la0, la1 = (x0 - m + n) % P, (x1 - (p0 + p1) * (z0 + z1) + m + n) % P  # λ = X − x_Q·Z
+    if la0 == la1 == 0:
+        raise ValueError("a Miller loop step met T = ±Q: the G2 point is not of order r")
+    d0, d1 = (la0 + la1) * (la0 - la1) % P, 2 * la0 * la1 % P  # λ²
+    m, n = la0 * d0, la1 * d1
+    e0, e1 = (m - n) % P, ((la0 + la1) * (d0 + d1) - m - n) % P  # λ³
+    m, n = x0 * d0, x1 * d1
+    g0, g1 = (m - n) % P, ((x0 + x1) * (d0 + d1) - m - n) % P  # X·λ²
+    c0, c1 = (th0 + th1) * (th0 - th1) % P, 2 * th0 * th1 % P  # θ²
+    m, n = z0 * c0, z1 * c1
+    h0, h1 = (e0 + m - n - 2 * g0) % P, (e1 + (z0 + z1) * (c0 + c1) - m - n - 2 * g1) % P  # λ³ + Zθ² − 2Xλ²
+    m, n = la0 * h0, la1 * h1
+    nx0, nx1 = (m - n) % P, ((la0 + la1) * (h0 + h1) - m - n) % P
+    s0, s1 = g0 - h0, g1 - h1
+    m, n, k, o = th0 * s0, th1 * s1, e0 * y0, e1 * y1
+    ny0 = (m - n - k + o) % P
+    ny1 = ((th0 + th1) * (s0 + s1) - m - n - (e0 + e1) * (y0 + y1) + k + o) % P
+    m, n = z0 * e0, z1 * e1
+    nz0, nz1 = (m - n) % P, ((z0 + z1) * (e0 + e1) - m - n) % P
+    m, n, k, o = th0 * p0, th1 * p1, la0 * q0, la1 * q1
+    j0 = (m - n - k + o) % P  # θ·x_Q − λ·y_Q
+    j1 = ((th0 + th1) * (p0 + p1) - m - n - (la0 + la1) * (q0 + q1) + k + o) % P
+    return (nx0, nx1, ny0, ny1, nz0, nz1), (la0, la1, -th0 % P, -th1 % P, j0, j1)  # λ·y − (θ·x − j·v)·w
 
 
-def _line_through(r: tuple, q: tuple) -> Line:
-    """The line through R and Q (the tangent when they are equal), both on the twist in homogeneous Fp2
-    coordinates, mapped into Fp12 and written as a function of the G1 point (py_ecc's `linefunc`
-    without its denominator)."""
-    x1, y1, z1 = r
-    x2, y2, z2 = q
-    a = y2 * z1 - y1 * z2
-    b = x2 * z1 - x1 * z2
-    if b != FQ2.zero():
-        return _line((a * z1, 3), (-(b * z1), 2), (b * y1 - a * x1, 5))
-    if a == FQ2.zero():
-        return _line((3 * x1 * x1 * z1, 4), (-(2 * y1 * z1 * z1), 3), (2 * y1 * y1 * z1 - 3 * x1 * x1 * x1, 6))
-    return _line((z1, 0), (FQ2.zero(), 0), (-x1, 2))
+def _frobenius_point(q: G2Affine) -> G2Affine:
+    """π(Q) on the twist: the p-power Frobenius of the untwisted point, twisted back."""
+    (x0, x1), (y0, y1) = q
+    return fp2_mul((x0, -x1 % P), _FROBENIUS_X), fp2_mul((y0, -y1 % P), _FROBENIUS_Y)
 
 
-def _frobenius_point(q: tuple) -> tuple:
-    x, y, z = q
-    conj = lambda v: FQ2([v.coeffs[0], -v.coeffs[1]])  # noqa: E731
-    return conj(x) * _GAMMA_X, conj(y) * _GAMMA_Y, conj(z)
+def _batch_inverse(values: Sequence[int]) -> list[int]:
+    """1/v mod p for each v (Montgomery's trick: one inversion; ValueError when one is 0)."""
+    prefix, acc = [], 1
+    for v in values:
+        prefix.append(acc)
+        acc = acc * v % P
+    inverse_acc = pow(acc, -1, P)
+    out = [0] * len(values)
+    for i in range(len(values) - 1, -1, -1):
+        out[i] = prefix[i] * inverse_acc % P
+        inverse_acc = inverse_acc * values[i] % P
+    return out
 
 
 def lines(q: G2Affine) -> Lines:
-    """Every line of the Miller loop for the G2 point `q`, in loop order: cache them for a fixed point."""
-    start = (FQ2(list(q[0])), FQ2(list(q[1])), FQ2.one())
-    negated = (start[0], -start[1], start[2])
-    r = start
-    out: list[Line] = []
-    for digit in pseudo_binary_encoding[63::-1]:
-        out.append(_line_through(r, r))
-        r = double(r)
+    """Every line of the Miller loop for the G2 point `q`, in loop order: cache them for a fixed point.
+
+    Each is divided by its c0 (an Fp2 constant, gone after the final exponentiation), so that
+    `miller_loop` multiplies by 1 + (…)·w. ValueError when a step meets T = ±Q, which a point of G2
+    (order r) never does.
+    """
+    negated = (q[0], (-q[1][0] % P, -q[1][1] % P))
+    t: tuple[int, ...] = (*q[0], *q[1], 1, 0)
+    steps: list[_Step] = []
+    for digit in _LOOP[1:]:
+        t, step = _double(t)
+        steps.append(step)
         if digit:
-            step = start if digit == 1 else negated
-            out.append(_line_through(r, step))
-            r = add(r, step)
-    q1 = _frobenius_point(start)
-    q2 = _frobenius_point(q1)
-    out.append(_line_through(r, q1))
-    r = add(r, q1)
-    out.append(_line_through(r, (q2[0], -q2[1], q2[2])))
+            t, step = _add(t, q if digit == 1 else negated)
+            steps.append(step)
+    q1 = _frobenius_point(q)
+    x2, y2 = _frobenius_point(q1)
+    t, step = _add(t, q1)
+    steps.append(step)
+    steps.append(_add(t, (x2, (-y2[0] % P, -y2[1] % P)))[1])
+    norms = _batch_inverse([(c0 * c0 + c1 * c1) % P for c0, c1, *_ in steps])  # 1/(c0·c̄0)
+    out: list[Line] = []
+    for (c0, c1, q0, q1, r0, r1), n in zip(steps, norms, strict=True):
+        i0, i1 = c0 * n % P, -c1 * n % P  # 1/c0
+        m, k, o, h = q0 * i0, q1 * i1, r0 * i0, r1 * i1
+        out.append(((m - k) % P, ((q0 + q1) * (i0 + i1) - m - k) % P, (o - h) % P, ((r0 + r1) * (i0 + i1) - o - h) % P))
     return tuple(out)
 
 
-def _evaluate(line: Line, x: int, y: int) -> FQ12:
-    lx, ly, l0 = line
-    return FQ12([x * lx[i] + y * ly[i] + l0[i] for i in range(12)])
+def miller_loop(pairs: Sequence[tuple[Lines, G1Affine | None]]) -> Fp12:
+    """The product of the Miller loops of (lines of Q, P) pairs, one shared accumulator; None is infinity.
 
-
-def miller_loop(pairs: Sequence[tuple[Lines, G1Affine | None]]) -> FQ12:
-    """The product of the Miller loops of (lines of Q, P) pairs, one shared accumulator; None is infinity."""
+    P must be on the curve (then y ≠ 0: G1 has no point of order 2).
+    """
     live = [(q_lines, p) for q_lines, p in pairs if p is not None]
-    f = FQ12.one()
-    for index, square in enumerate(_SCHEDULE):
-        if square:
-            f = f * f
-        for q_lines, (x, y) in live:
-            f = f * _evaluate(q_lines[index], x, y)
+    inverse_y = _batch_inverse([p[1] for _, p in live])
+    scaled = [(q_lines, p[0] * iy % P, iy) for (q_lines, p), iy in zip(live, inverse_y, strict=True)]
+    f = ONE
+    for index, squared in enumerate(_SCHEDULE):
+        if squared and index:
+            f = square(f)
+        for q_lines, x, y in scaled:
+            q0, q1, r0, r1 = q_lines[index]
+            f = mul_by_line(f, q0 * x % P, q1 * x % P, r0 * y % P, r1 * y % P)
     return f
 
 
-@cache
-def _frobenius_matrix(power: int) -> tuple[tuple[int, ...], ...]:
-    """Row i holds (w^i)^(p^power): the Frobenius map is Fp-linear on Fp12's 12 coordinates."""
-    if power == 1:
-        wp = FQ12([0, 1] + [0] * 10) ** P
-        rows, row = [], FQ12.one()
-        for _ in range(12):
-            rows.append(row.coeffs)
-            row = row * wp
-        return tuple(rows)
-    return tuple(_frobenius(FQ12(list(row)), power - 1).coeffs for row in _frobenius_matrix(1))
+def _power_u(f: Fp12) -> Fp12:
+    """f^u for f in the cyclotomic subgroup, by the width-4 NAF of u (the conjugate is the inverse there)."""
+    f2 = cyclotomic_square(f)
+    table = {1: f}
+    for digit in (3, 5, 7):
+        table[digit] = mul(table[digit - 2], f2)
+    table.update({-digit: conjugate(value) for digit, value in table.items()})
+    result = table[_U_DIGITS[0]]
+    for digit in _U_DIGITS[1:]:
+        result = cyclotomic_square(result)
+        if digit:
+            result = mul(result, table[digit])
+    return result
 
 
-def _frobenius(f: FQ12, power: int) -> FQ12:
-    matrix = _frobenius_matrix(power)
-    coeffs = f.coeffs
-    return FQ12([sum(coeffs[i] * matrix[i][j] for i in range(12)) for j in range(12)])
+def _easy_part(f: Fp12) -> Fp12:
+    """f^((p⁶ − 1)(p² + 1)): into the cyclotomic subgroup."""
+    f = mul(conjugate(f), inverse(f))
+    return mul(frobenius(f, 2), f)
 
 
-_HARD = (P**4 - P**2 + 1) // curve_order
+def final_exponentiation(f: Fp12) -> Fp12:
+    """f^((p¹² − 1)/r): the easy part, then the hard part (p⁴ − p² + 1)/r as three powers of u and
+    Frobenius maps (the addition chain go-ethereum's bn256 uses; conjugation is the inverse after the
+    easy part). It equals `hard_part_by_power` (tests/ledger_proofs/test_pairing.py)."""
+    t1 = _easy_part(f)
+    fp, fp2 = frobenius(t1, 1), frobenius(t1, 2)
+    fp3 = frobenius(fp2, 1)
+    fu = _power_u(t1)
+    fu2 = _power_u(fu)
+    fu3 = _power_u(fu2)
+    y0 = mul(mul(fp, fp2), fp3)
+    y1 = conjugate(t1)
+    y2 = frobenius(fu2, 2)
+    y3 = conjugate(frobenius(fu, 1))
+    y4 = conjugate(mul(fu, frobenius(fu2, 1)))
+    y5 = conjugate(fu2)
+    y6 = conjugate(mul(fu3, frobenius(fu3, 1)))
+    t0 = mul(mul(cyclotomic_square(y6), y4), y5)
+    t1 = mul(mul(y3, y5), t0)
+    t0 = mul(t0, y2)
+    t1 = cyclotomic_square(mul(cyclotomic_square(t1), t0))
+    t0, t1 = mul(t1, y1), mul(t1, y0)
+    return mul(cyclotomic_square(t0), t1)
 
 
-BN_U = 4965661367192848881
-"""The BN curve parameter u: p and r are polynomials in it, and so is the hard part of the exponent."""
+def hard_part_by_power(f: Fp12) -> Fp12:
+    """The same exponentiation with the hard part as one plain power by generic squares: the definition
+    the chain is tested against."""
+    return power(_easy_part(f), _HARD)
 
 
-def final_exponentiation(f: FQ12) -> FQ12:
-    """f^((p¹² − 1)/r): the easy part (p⁶ − 1)(p² + 1) through Frobenius maps, then the hard part
-    (p⁴ − p² + 1)/r as three powers of u and Frobenius maps (the addition chain go-ethereum's bn256
-    uses; in the cyclotomic subgroup the conjugate, Frobenius 6, is the inverse). It equals
-    `hard_part_by_power` (tests/ledger_proofs/test_pairing.py) at a third of its cost."""
-    t1 = _frobenius(f, 6) * f.inv()
-    t1 = _frobenius(t1, 2) * t1
-    fp, fp2 = _frobenius(t1, 1), _frobenius(t1, 2)
-    fp3 = _frobenius(fp2, 1)
-    fu = t1**BN_U
-    fu2 = fu**BN_U
-    fu3 = fu2**BN_U
-    y0 = fp * fp2 * fp3
-    y1 = _frobenius(t1, 6)
-    y2 = _frobenius(fu2, 2)
-    y3 = _frobenius(_frobenius(fu, 1), 6)
-    y4 = _frobenius(fu * _frobenius(fu2, 1), 6)
-    y5 = _frobenius(fu2, 6)
-    y6 = _frobenius(fu3 * _frobenius(fu3, 1), 6)
-    t0 = y6 * y6 * y4 * y5
-    t1 = y3 * y5 * t0
-    t0 = t0 * y2
-    t1 = t1 * t1 * t0
-    t1 = t1 * t1
-    t0, t1 = t1 * y1, t1 * y0
-    return t0 * t0 * t1
+def is_one(f: Fp12) -> bool:
+    return tuple(f) == ONE
 
 
-def hard_part_by_power(f: FQ12) -> FQ12:
-    """The same exponentiation as one plain power of the hard part: the definition the chain is tested against."""
-    easy = _frobenius(f, 6) * f.inv()
-    easy = _frobenius(easy, 2) * easy
-    return easy**_HARD
-
-
-def is_one(f: FQ12) -> bool:
-    return f == FQ12.one()
-
-
-def pairing_product(pairs: Sequence[tuple[G2Affine, G1Affine | None]]) -> FQ12:
+def pairing_product(pairs: Sequence[tuple[G2Affine, G1Affine | None]]) -> Fp12:
     """Π e(Q, P) over the pairs with one final exponentiation (uncached lines: for tests and one-offs)."""
     return final_exponentiation(miller_loop([(lines(q), p) for q, p in pairs]))
 
@@ -244,7 +301,7 @@ def g1_combination(base: G1Affine, points: Sequence[G1Affine], scalars: Sequence
     One chain of doublings for all the scalars (Straus), in Jacobian coordinates over plain
     integers: about 10 ms for 16 inputs where py_ecc's `multiply` per input takes 150 ms.
     """
-    pairs = [(scalar % curve_order, point) for scalar, point in zip(scalars, points, strict=True)]
+    pairs = [(scalar % R, point) for scalar, point in zip(scalars, points, strict=True)]
     total: tuple[int, int, int] | None = None
     for bit in range(max((k.bit_length() for k, _ in pairs), default=0) - 1, -1, -1):
         total = _jacobian_double(total)

@@ -17,7 +17,7 @@ from typing import Any
 
 from ledger_crypto.bn254 import CURVE_ORDER, decompress_g1, decompress_g2
 from ledger_crypto.groth16 import is_valid_compressed_proof
-from ledger_proofs import pairing
+from ledger_proofs import pairing, tower
 from ledger_proofs.circuits import Circuit
 
 __all__ = ["Verdict", "VerifyingKey", "parse_vkey", "verify_compressed", "verifying_key"]
@@ -83,7 +83,7 @@ class _Prepared:
     key: VerifyingKey
     gamma_lines: pairing.Lines
     delta_lines: pairing.Lines
-    alpha_beta: Any  # the Miller loop of (β, α), an Fp12 element
+    alpha_beta: tuple[int, ...]  # the Miller loop of (β, α), an Fp12 element of `ledger_proofs.tower`
 
 
 @cache
@@ -121,6 +121,6 @@ def verify_compressed(circuit: Circuit, proof: Any, public_inputs: Sequence[int]
     c = decompress_g1(bytes(proof["c"]))
     vk_x = pairing.g1_combination(prepared.key.k[0], prepared.key.k[1:], public_inputs)
     f = pairing.miller_loop([(pairing.lines(b), a), (prepared.gamma_lines, vk_x), (prepared.delta_lines, c)])
-    if pairing.is_one(pairing.final_exponentiation(f * prepared.alpha_beta)):
+    if pairing.is_one(pairing.final_exponentiation(tower.mul(f, prepared.alpha_beta))):
         return Verdict(True)
     return Verdict(False, "the Groth16 equation e(A, B) = e(α, β)·e(vk_x, γ)·e(C, δ) does not hold")

@@ -11,7 +11,6 @@ exactly the elements asked, against one root per tree.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from harness.core.failures import CheckFailure, Skip
@@ -38,23 +37,37 @@ ACCOUNT_FIELDS = ("hash", "owner", "tree", "leafIndex", "lamports")
 TOKEN_PROGRAM = b58encode(TOKEN_PROGRAM_ID)
 
 
-def _accounts_in(node: Any, where: str = "$.result") -> Iterator[tuple[dict, dict | None, str]]:
+def _accounts_in(result: Any) -> list[tuple[dict, dict | None, str]]:
     """(account, its token data or None, the account's JSON path) for every CompressedAccount anywhere
-    in an answer's result."""
-    if isinstance(node, dict):
-        if all(key in node for key in ACCOUNT_FIELDS):
-            yield node, None, where
-            return
-        if isinstance(node.get("account"), dict):
+    in an answer's result, in document order.
+
+    Three answer checks walk the same result in a row, so the last walk is kept (with the result
+    it was made of, whose identity is the key and which it keeps alive).
+    """
+    global _last_walk
+    if _last_walk[0] is result:
+        return _last_walk[1]
+    found: list[tuple[dict, dict | None, str]] = []
+    stack: list[tuple[Any, str]] = [(result, "$.result")] if isinstance(result, (dict, list)) else []
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, list):
+            stack.extend((item, f"{where}[{i}]") for i, item in reversed(list(enumerate(node)))
+                         if isinstance(item, (dict, list)))
+        elif all(key in node for key in ACCOUNT_FIELDS):
+            found.append((node, None, where))
+        elif isinstance(node.get("account"), dict):
             token = next((node[k] for k in ("tokenData", "optionalTokenData", "maybeTokenData")
                           if isinstance(node.get(k), dict)), None)
-            yield node["account"], token, f"{where}.account"
-            return
-        for key, value in node.items():
-            yield from _accounts_in(value, f"{where}.{key}")
-    elif isinstance(node, list):
-        for index, item in enumerate(node):
-            yield from _accounts_in(item, f"{where}[{index}]")
+            found.append((node["account"], token, f"{where}.account"))
+        else:
+            stack.extend((value, f"{where}.{key}") for key, value in reversed(node.items())
+                         if isinstance(value, (dict, list)))
+    _last_walk = (result, found)
+    return found
+
+
+_last_walk: tuple[Any, list[tuple[dict, dict | None, str]]] = (None, [])
 
 
 def defer_problems(ctx: CheckContext, problems: list[Problem], answer: Answer | None,

@@ -179,10 +179,12 @@ def generated_valid(ctx: CheckContext, method: Method) -> None:
     except NoValidParams as missing:
         raise Skip(missing.reason) from None
     validator = ctx.contract.params_validator(method.name)
-    examples = [p for p in drawn(strategy, count=VALID_PER_METHOD, seed=ctx.seed) if validator.is_valid(p)]
-    if method.name in PROVING_PER_RUN:
+    proving = PROVING_PER_RUN.get(method.name)
+    count = VALID_PER_METHOD if proving is None else min(VALID_PER_METHOD, 3 * proving)  # room for repeats
+    examples = [p for p in drawn(strategy, count=count, seed=ctx.seed) if validator.is_valid(p)]
+    if proving is not None:
         distinct = {dumps(p): p for p in examples}
-        examples = list(distinct.values())[:PROVING_PER_RUN[method.name]]
+        examples = list(distinct.values())[:proving]
     if not examples:
         raise Skip(f"no valid {method.name} params could be built from the keys discovered")
     basis = VALID_BASIS.get(method.params_kind, Basis.SPEC)

@@ -84,14 +84,21 @@ def _checks_of(node: dict, path: str) -> Iterator[tuple[str, Any, int | str]]:
         yield f"{path}.context.slot", node["context"]["slot"], U64_MAX
 
 
-def _objects(node: Any, path: str) -> Iterator[tuple[dict, str]]:
-    if isinstance(node, dict):
-        yield node, path
-        for key, value in node.items():
-            yield from _objects(value, f"{path}.{key}")
-    elif isinstance(node, list):
-        for i, item in enumerate(node):
-            yield from _objects(item, f"{path}[{i}]")
+def _objects(node: Any, path: str) -> list[tuple[dict, str]]:
+    """Every object in `node` with its path, in document order (a stack, not recursion: answers are
+    walked once each, and recursion's generators cost more than the walk)."""
+    found: list[tuple[dict, str]] = []
+    stack = [(node, path)] if isinstance(node, (dict, list)) else []
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            found.append((node, path))
+            stack.extend((value, f"{path}.{key}") for key, value in reversed(node.items())
+                         if isinstance(value, (dict, list)))
+        else:
+            stack.extend((item, f"{path}[{i}]") for i, item in reversed(list(enumerate(node)))
+                         if isinstance(item, (dict, list)))
+    return found
 
 
 def range_problems(result: Any, path: str = "result") -> tuple[int, list[str]]:
