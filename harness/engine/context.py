@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from harness.core.failures import CheckFailure, Skip
@@ -31,26 +32,30 @@ STOP_AFTER = {"rate-limited": 3, "timeout": 5, "unreachable": 3}
 
 @dataclass(frozen=True)
 class Answer:
-    """A JSON-RPC call and what came back, with the shortcuts checks need."""
+    """A JSON-RPC call and what came back, with the shortcuts checks need.
+
+    The shortcuts are worked out once per answer: every answer check reads them, and the body
+    they come from never changes.
+    """
 
     method: str
     params: Any
     exchange: Exchange
 
-    @property
+    @cached_property
     def body(self) -> Any:
         """The parsed body, or None when it is not JSON."""
         return None if self.exchange.json is NOT_JSON else self.exchange.json
 
-    @property
+    @cached_property
     def has_result(self) -> bool:
         return isinstance(self.body, dict) and "result" in self.body and "error" not in self.body
 
-    @property
+    @cached_property
     def result(self) -> Any:
         return self.body.get("result") if isinstance(self.body, dict) else None
 
-    @property
+    @cached_property
     def error(self) -> dict | None:
         """The JSON-RPC error object, when the answer is one."""
         body = self.body
@@ -58,17 +63,17 @@ class Answer:
             return body["error"]
         return None
 
-    @property
+    @cached_property
     def value(self) -> Any:
         """`result.value` of a state query (None when absent)."""
         result = self.result
         return result.get("value") if isinstance(result, dict) else None
 
-    @property
+    @cached_property
     def status(self) -> int | None:
         return self.exchange.status
 
-    @property
+    @cached_property
     def context_slot(self) -> int | None:
         """`result.context.slot` when the answer carries an integer one."""
         result = self.result

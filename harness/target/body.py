@@ -18,7 +18,7 @@ from harness.target.exchange import NOT_JSON
 from schema.errors import JsonError
 from schema.jsonio import loads
 
-__all__ = ["UnsupportedEncoding", "parse_json", "read_capped"]
+__all__ = ["CappedBody", "UnsupportedEncoding", "parse_json", "read_capped"]
 
 _ZLIB_AUTO = 32 + zlib.MAX_WBITS  # accepts a gzip or a zlib header
 _DECODABLE = {"gzip": _ZLIB_AUTO, "x-gzip": _ZLIB_AUTO, "deflate": _ZLIB_AUTO}
@@ -28,31 +28,48 @@ class UnsupportedEncoding(Exception):
     """The body uses a content-encoding this reader does not decode; the raw bytes are kept."""
 
 
-def read_capped(response: httpx.Response, cap: int, deadline_at: float, into: bytearray) -> bool:
-    """Append at most `cap` body bytes to `into`; True when the body is longer than that.
+class CappedBody:
+    """Body chunks into a bytearray, decoded by their content-encoding, never past `cap` bytes.
 
-    `into` keeps what was read even when the transfer fails half-way, for the report. The
-    deadline is checked between chunks as well, for transports that are not sockets.
+    Fed chunk by chunk by whichever wire reads the response; `into` keeps what was read even when
+    the transfer fails half-way, for the report. A body in an encoding not decoded here is kept
+    raw (capped too), and `finish` raises `UnsupportedEncoding` for it.
     """
-    encoding = response.headers.get("content-encoding", "identity").strip().lower()
-    if encoding not in ("", "identity") and encoding not in _DECODABLE:
-        _append_raw(response, cap, deadline_at, into)
-        raise UnsupportedEncoding(f"unsupported content-encoding: {encoding}")
-    decoder = zlib.decompressobj(_DECODABLE[encoding]) if encoding in _DECODABLE else None
+
+    def __init__(self, content_encoding: str | None, cap: int, into: bytearray) -> None:
+        encoding = (content_encoding or "identity").strip().lower()
+        self.unsupported = encoding if encoding not in ("", "identity") and encoding not in _DECODABLE else None
+        self._decoder = zlib.decompressobj(_DECODABLE[encoding]) if encoding in _DECODABLE else None
+        self._cap = cap
+        self._into = into
+
+    def feed(self, chunk: bytes) -> bool:
+        """Take one chunk; True when the body went over the cap (stop reading then)."""
+        if self._decoder is not None:
+            chunk = self._decoder.decompress(chunk, self._cap - len(self._into) + 1)  # never inflate past the cap
+        over = _append(self._into, chunk, self._cap)
+        if over and self.unsupported:
+            raise UnsupportedEncoding(f"unsupported content-encoding: {self.unsupported}")
+        return over
+
+    def finish(self) -> bool:
+        """The body ended: True when what the decoder still held went over the cap."""
+        if self.unsupported:
+            raise UnsupportedEncoding(f"unsupported content-encoding: {self.unsupported}")
+        return self._decoder is not None and _append(self._into, self._decoder.flush(), self._cap)
+
+
+def read_capped(response: httpx.Response, cap: int, deadline_at: float, into: bytearray) -> bool:
+    """Append at most `cap` body bytes of an httpx response to `into`; True when the body is longer.
+
+    The deadline is checked between chunks as well, for transports that are not sockets.
+    """
+    body = CappedBody(response.headers.get("content-encoding"), cap, into)
     for chunk in response.iter_raw():
-        if decoder is not None:
-            chunk = decoder.decompress(chunk, cap - len(into) + 1)  # never inflate past the cap
-        if _append(into, chunk, cap):
+        if body.feed(chunk):
             return True
         _check_deadline(deadline_at)
-    return decoder is not None and _append(into, decoder.flush(), cap)
-
-
-def _append_raw(response: httpx.Response, cap: int, deadline_at: float, into: bytearray) -> None:
-    for chunk in response.iter_raw():
-        if _append(into, chunk, cap):
-            return
-        _check_deadline(deadline_at)
+    return body.finish()
 
 
 def _append(into: bytearray, chunk: bytes, cap: int) -> bool:

@@ -28,13 +28,13 @@ import httpx
 
 from harness.core.errors import UsageError
 from harness.redact import REDACTED, Redactor
-from harness.target.body import UnsupportedEncoding, parse_json, read_capped
+from harness.target.body import UnsupportedEncoding, parse_json
+from harness.target.curl import CurlWire
 from harness.target.exchange import NOT_JSON, OMIT, ErrorKind, Exchange
 from harness.target.failures import describe
 from harness.target.logs import redact_http_logs
 from harness.target.pacing import Pacer, backoff_delay
-from harness.target.transport import DeadlineTransport, deadline
-from harness.target.wire import Wire
+from harness.target.wire import BaseWire, Wire
 from schema.jsonio import dumps
 
 __all__ = ["Target"]
@@ -112,7 +112,8 @@ class Target:
         self._max_redirects = max_redirects
         self._pacer = Pacer(rate)
         self._sent = 0
-        self._wire = Wire(transport or DeadlineTransport(), timeout=timeout, headers=_HEADERS)  # no cookie kept
+        self._wire: BaseWire = (CurlWire(headers=_HEADERS) if transport is None  # no cookie kept by either
+                                else Wire(transport, timeout=timeout, headers=_HEADERS))
         self._urls: dict[tuple[str, bool], str] = {}
 
     @property
@@ -247,25 +248,24 @@ class Target:
         self._pacer.wait()
         self._sent += 1
         answer = _Answer()
-        with deadline(self._timeout) as deadline_at:
-            try:
-                resp = self._wire.open(sent.http_method, url, sent.body, sent.content_type)
-                try:
-                    answer.status = resp.status_code
-                    answer.headers = {k.lower(): self.redactor.text(v) for k, v in resp.headers.items()}
-                    answer.location = resp.headers.get("location")
-                    if read_capped(resp, self._cap, deadline_at, answer.body):
-                        return _failed(answer, "too-large", f"response over {self._cap} bytes")
-                finally:
-                    resp.close()
-                answer.complete = True
-            except UnsupportedEncoding as exc:
-                _failed(answer, "encoding", str(exc))
-            except Exception as exc:  # the boundary: see failures.describe
-                kind, message = describe(exc, timeout=self._timeout)
-                if kind == "timeout":
-                    message += " (no response)" if answer.status is None else f" ({len(answer.body)} body bytes read)"
-                _failed(answer, kind, self.redactor.text(message))
+
+        def head(status: int, headers: list[tuple[str, str]]) -> None:
+            answer.status = status
+            answer.headers = {name: self.redactor.text(value) for name, value in headers}
+            answer.location = next((value for name, value in headers if name == "location"), None)
+
+        try:
+            if self._wire.fetch(sent.http_method, url, sent.body, sent.content_type, cap=self._cap, into=answer.body,
+                                deadline_at=time.monotonic() + self._timeout, on_head=head):
+                return _failed(answer, "too-large", f"response over {self._cap} bytes")
+            answer.complete = True
+        except UnsupportedEncoding as exc:
+            _failed(answer, "encoding", str(exc))
+        except Exception as exc:  # the boundary: see failures.describe
+            kind, message = describe(exc, timeout=self._timeout)
+            if kind == "timeout":
+                message += " (no response)" if answer.status is None else f" ({len(answer.body)} body bytes read)"
+            _failed(answer, kind, self.redactor.text(message))
         return answer
 
     def _record(self, sent: _Request, url: str, answer: _Answer, retries: int, elapsed: float) -> Exchange:

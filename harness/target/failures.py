@@ -1,7 +1,8 @@
 """The one boundary where exceptions from the HTTP stack become `Exchange` errors.
 
 Like httpx's `map_httpcore_exceptions`, but the result is a value, never a raise: a
-hostile target must end up as a record with an error, not as a dead run. The mapping is the
+hostile target must end up as a record with an error, not as a dead run. The network wire
+(`curl`) raises libcurl's failures as httpx's exceptions, so this table serves both wires. The mapping is the
 table `_KINDS`, first match wins (most specific first):
 
     httpx / httpcore ConnectTimeout              timeout      "timeout after T s while connecting"
@@ -58,7 +59,7 @@ def describe(exc: Exception, *, timeout: float) -> tuple[ErrorKind, str]:
 
 
 def _caused_by_reset(exc: BaseException) -> bool:
-    """True when a reset or broken pipe is anywhere in the chain (httpcore raises `from` the OSError)."""
+    """True when a reset or broken pipe is anywhere in the chain (both wires raise `from` the OSError)."""
     seen: BaseException | None = exc
     for _ in range(8):  # chains are short; the bound guards against a cycle
         if seen is None:

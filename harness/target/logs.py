@@ -1,7 +1,8 @@
 """Keep the api-key out of the HTTP stack's own log records.
 
-httpx logs every request's URL at INFO (`HTTP Request: POST https://host/?api-key=KEY …`) and
-httpcore, at DEBUG, the response headers, in which a target may echo the key back. A program
+The wires log every request's URL at INFO (`HTTP Request: POST https://host/?api-key=KEY …`,
+`harness.target.curl`, or httpx for an injected transport) and, at DEBUG, the response headers, in
+which a target may echo the key back. A program
 that configures logging (a CI job at DEBUG, pytest's log capture) would then write the key
 wherever its handlers write. Each `Target` registers its redactor here; a filter on each of
 those loggers rewrites a record's message with the keys redacted before any handler sees it.
@@ -19,8 +20,8 @@ from harness.redact import Redactor
 
 __all__ = ["HTTP_LOGGERS", "redact_http_logs"]
 
-HTTP_LOGGERS = ("httpx", "httpcore.connection", "httpcore.http11", "httpcore.http2", "httpcore.proxy",
-                "httpcore.socks")
+HTTP_LOGGERS = ("harness.target.curl", "httpx", "httpcore.connection", "httpcore.http11", "httpcore.http2",
+                "httpcore.proxy", "httpcore.socks")
 
 
 class _RedactingFilter(logging.Filter):

@@ -14,24 +14,28 @@ each request with the one httpx.Client builds.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import httpx
 
-__all__ = ["Wire"]
+from harness.target.body import read_capped
+
+__all__ = ["BaseWire", "Head", "Wire", "redirect_url"]
 
 _LOG = logging.getLogger("httpx")
 _CLIENT_HEADERS = (("Accept", "*/*"), ("Connection", "keep-alive"))
 """httpx.Client's own default headers, before the Target's; its Accept-Encoding and User-Agent are replaced."""
 _MAX_URLS = 1024
+Head = Callable[[int, list[tuple[str, str]]], None]
+"""Called with a response's status and headers once its head is in."""
 
 
-class Wire:
-    """Requests through one transport: its keep-alive pool is reused by every request."""
+class BaseWire:
+    """What every wire shares: the request headers, parsed URLs (a run sends thousands of requests to a
+    few URLs), and `fetch`, which sends one request and reads its answer within a cap."""
 
-    def __init__(self, transport: httpx.BaseTransport, *, timeout: float, headers: dict[str, str]) -> None:
-        self.transport = transport
+    def __init__(self, *, headers: dict[str, str]) -> None:
         self._headers = [*_CLIENT_HEADERS, *headers.items()]
-        self._extensions = {"timeout": httpx.Timeout(timeout).as_dict()}
         self._urls: dict[str, httpx.URL] = {}
         self._closed = False
 
@@ -51,10 +55,42 @@ class Wire:
         except httpx.InvalidURL:
             return text
 
-    def open(self, method: str, url: str, body: bytes, content_type: str | None) -> httpx.Response:
-        """Send the request and return the response with its body unread: the caller reads and closes it."""
+    def fetch(self, method: str, url: str, body: bytes, content_type: str | None, *, deadline_at: float,
+              cap: int, into: bytearray, on_head: Head) -> bool:
+        """Send one request; give its status and headers (lower-case names, repeats joined) to `on_head`
+        once they are in; append its body, decoded and capped (`CappedBody`), to `into`. True when the
+        body was longer than `cap`. Raises httpx's exceptions (and `UnsupportedEncoding`) for a
+        failure, after `on_head` when the head was complete."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self._closed = True
+
+    def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError("Cannot send a request, as the client has been closed.")
+
+
+class Wire(BaseWire):
+    """Requests through one httpx transport (a test's or an in-process server's): its pool is reused."""
+
+    def __init__(self, transport: httpx.BaseTransport, *, timeout: float, headers: dict[str, str]) -> None:
+        super().__init__(headers=headers)
+        self.transport = transport
+        self._extensions = {"timeout": httpx.Timeout(timeout).as_dict()}
+
+    def fetch(self, method: str, url: str, body: bytes, content_type: str | None, *, deadline_at: float,
+              cap: int, into: bytearray, on_head: Head) -> bool:
+        response = self.open(method, url, body, content_type)
+        try:
+            on_head(response.status_code, list(response.headers.items()))
+            return read_capped(response, cap, deadline_at, into)
+        finally:
+            response.close()
+
+    def open(self, method: str, url: str, body: bytes, content_type: str | None) -> httpx.Response:
+        """Send the request and return the response with its body unread: the caller reads and closes it."""
+        self._check_open()
         headers = self._headers if content_type is None else [*self._headers, ("content-type", content_type)]
         request = httpx.Request(method, self.url(url), content=body or None, headers=headers,
                                 extensions=self._extensions)
@@ -65,26 +101,26 @@ class Wire:
                       response.status_code, response.reason_phrase)
         if response.has_redirect_location:
             try:
-                _redirect_url(request, response)
+                redirect_url(request.url, response.headers["Location"])
             except BaseException:
                 response.close()
                 raise
         return response
 
     def close(self) -> None:
-        self._closed = True
+        super().close()
         self.transport.close()
 
 
-def _redirect_url(request: httpx.Request, response: httpx.Response) -> httpx.URL:
+def redirect_url(url: httpx.URL, location: str) -> httpx.URL:
     """The Location of a 30x read as httpx.Client reads it even when it does not follow it: a Location
     that is no URL is a protocol error of the target (`Target` then judges the rest of the redirect)."""
     try:
-        url = httpx.URL(response.headers["Location"])
+        there = httpx.URL(location)
     except httpx.InvalidURL as exc:
-        raise httpx.RemoteProtocolError(f"Invalid URL in location header: {exc}.", request=request) from None
-    if url.scheme and not url.host:
-        url = url.copy_with(host=request.url.host)
-    if url.is_relative_url:
-        url = request.url.join(url)
-    return url
+        raise httpx.RemoteProtocolError(f"Invalid URL in location header: {exc}.") from None
+    if there.scheme and not there.host:
+        there = there.copy_with(host=url.host)
+    if there.is_relative_url:
+        there = url.join(there)
+    return there

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from ledger_crypto import FIELD_MODULUS, TokenDataFields, b58decode, b58encode, decode_token_data
@@ -38,8 +39,14 @@ def bn_value(value: Any) -> int | None:
     bn-values); None when it is neither (the schema checks report that)."""
     if type(value) is int:
         return value
+    return _base58_value(value) if type(value) is str else None
+
+
+@lru_cache(maxsize=8192)
+def _base58_value(text: str) -> int | None:
+    """Cached: a run meets the same few hundred hashes and roots in answer after answer."""
     try:
-        return int.from_bytes(b58decode(value, length=32), "big")
+        return int.from_bytes(b58decode(text, length=32), "big")
     except ValueError:
         return None
 

@@ -102,9 +102,9 @@ def test_no_answer_at_all(upstream: str, tmp_path: Path) -> None:
 
 
 def test_answer_dripped_a_byte_a_second(upstream: str, tmp_path: Path) -> None:
-    """Protection: the total deadline of `DeadlineTransport` (harness/target/transport.py), which clips
-    every socket read. With `--timeout 2` and a byte every second no single read ever waits 2 s, so
-    httpx's own per-read timeout would let the 122-byte answer run for two minutes per request: the
+    """Protection: the total deadline of `CurlWire` (harness/target/curl.py), which bounds the
+    whole exchange. With `--timeout 2` and a byte every second no single read ever waits 2 s, so
+    a per-read timeout would let the 122-byte answer run for two minutes per request: the
     harness must hang up on each one with most of the drip unsent."""
     answer = hs.response(200, b'{"jsonrpc":"2.0","id":"csi-1","result":"ok"}')
     drip = hs.drip(answer, interval=1.0)
@@ -130,7 +130,7 @@ class Gigabyte:
 
 
 def test_one_gigabyte_body_is_capped_while_reading(upstream: str, tmp_path: Path) -> None:
-    """Protection: the response size cap (`read_capped`, 8 MiB), applied while streaming: the harness
+    """Protection: the response size cap (`CappedBody`, 8 MiB), applied while streaming: the harness
     stops reading past the cap, so neither its memory nor the transfer grows with the body."""
     gigabyte = Gigabyte()
     done, proxy = hostile_run(upstream, tmp_path, gigabyte)

@@ -92,8 +92,8 @@ def test_full_certification_writes_the_key_nowhere(upstream: str, tmp_path: Path
 
 
 def test_http_stack_log_records_are_redacted(tmp_path: Path) -> None:
-    """Protection: the log filter of `harness/target/logs.py`: httpx logs each request's URL at INFO
-    and httpcore each response's headers at DEBUG; with logging at DEBUG neither may carry the key."""
+    """Protection: the log filter of `harness/target/logs.py`: the wire logs each request's URL at INFO
+    and each response's headers at DEBUG; with logging at DEBUG neither may carry the key."""
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     root = logging.getLogger()

@@ -152,7 +152,7 @@ HANDLERS = {
 
 @pytest.mark.parametrize(("make", "phase"), HANDLERS.values(), ids=HANDLERS.keys())
 def test_total_deadline(target_for, make, phase):
-    """Protection: the total deadline of `DeadlineTransport` (harness/target/transport.py). httpx's
+    """Protection: the total deadline of `CurlWire` (harness/target/curl.py, CURLOPT_TIMEOUT_MS). A
     per-read timeout alone lets a drip run for as long as the answer lasts (two minutes here, a
     byte every quarter second): the client must hang up, with most of the drip still unsent."""
     handler = make()
@@ -183,7 +183,7 @@ def test_unreachable_is_a_record(target_for):
 # --- size cap --------------------------------------------------------------------------------------
 
 def test_a_gigabyte_body_is_capped(target_for):
-    """Protection: `read_capped` stops at the cap and the client hangs up on the rest."""
+    """Protection: `CappedBody` stops at the cap and the client hangs up on the rest."""
     zeros = hs.Zeros(1 << 30)
     with hs.serve(hostile(zeros)) as server:
         target = target_for(server.url, max_response_bytes=8 * 1024 * 1024)
@@ -196,7 +196,7 @@ def test_a_gigabyte_body_is_capped(target_for):
 
 
 def test_a_compression_bomb_is_capped_after_decoding(target_for):
-    """Protection: `read_capped` inflates at most up to the cap, never a whole chunk (64 MiB from 64 KiB)."""
+    """Protection: `CappedBody` inflates at most up to the cap, never a whole chunk (64 MiB from 64 KiB)."""
     with hs.serve(hostile(hs.gzip_bomb(64 * 1024 * 1024))) as server:
         target = target_for(server.url, max_response_bytes=1024 * 1024)
         tracemalloc.start()
@@ -275,10 +275,10 @@ def test_connection_reset_mid_answer(target_for):
 
 
 @pytest.mark.parametrize(("data", "why"), [
-    (b"", "Server disconnected without sending a response"),
-    (b"HELLO THERE\r\n\r\n", "illegal status line"),
-    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n", "incomplete chunked read"),
-    (b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{}", "received 2 bytes, expected 50"),
+    (b"", "Empty reply from server"),
+    (b"HELLO THERE\r\n\r\n", "no HTTP/1.x status line"),
+    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n", "transfer closed"),
+    (b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{}", "48 bytes missing"),
 ])
 def test_broken_http_is_a_protocol_error(target_for, data, why):
     with hs.serve(hostile(hs.raw(data))) as server:
