@@ -20,7 +20,14 @@ from harness.core.registry import answer_check, check
 from harness.engine.context import Answer, CheckContext
 from harness.verify.addresses import address_taken_probes, address_tree, confirmed_taken, proof_problems, taken_inside
 from harness.verify.validity import Expected, Problem, element_problems, elements_of, key_int, root_agreement
-from harness.verify.values import bn_value, decoded_token, range_problems, token_bytes_problems
+from harness.verify.values import (
+    ACCOUNT_FIELDS,
+    ACCOUNT_KEYS,
+    bn_value,
+    decoded_token,
+    range_problems,
+    token_bytes_problems,
+)
 from ledger_crypto import (
     ROOT_HISTORY,
     TOKEN_DISCRIMINATOR,
@@ -33,7 +40,6 @@ from ledger_crypto import (
 from ledger_crypto.groth16 import is_valid_compressed_proof
 from schema.jsonio import dumps
 
-ACCOUNT_FIELDS = ("hash", "owner", "tree", "leafIndex", "lamports")
 TOKEN_PROGRAM = b58encode(TOKEN_PROGRAM_ID)
 
 
@@ -54,7 +60,7 @@ def _accounts_in(result: Any) -> list[tuple[dict, dict | None, str]]:
         if isinstance(node, list):
             stack.extend((item, f"{where}[{i}]") for i, item in reversed(list(enumerate(node)))
                          if isinstance(item, (dict, list)))
-        elif all(key in node for key in ACCOUNT_FIELDS):
+        elif node.keys() >= ACCOUNT_KEYS:
             found.append((node, None, where))
         elif isinstance(node.get("account"), dict):
             token = next((node[k] for k in ("tokenData", "optionalTokenData", "maybeTokenData")

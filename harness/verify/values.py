@@ -17,7 +17,8 @@ from typing import Any
 from ledger_crypto import FIELD_MODULUS, TokenDataFields, b58decode, b58encode, decode_token_data
 from schema.jsonio import dumps
 
-__all__ = ["U32_MAX", "U64_MAX", "bn_value", "decoded_token", "range_problems", "token_bytes_problems"]
+__all__ = ["ACCOUNT_FIELDS", "ACCOUNT_KEYS", "U32_MAX", "U64_MAX", "bn_value", "decoded_token", "range_problems",
+           "token_bytes_problems"]
 
 U64_MAX = 2**64 - 1
 U32_MAX = 2**32 - 1
@@ -25,6 +26,9 @@ FIELD = "field"
 """Bound kind of a BN254 field element (below r)."""
 
 ACCOUNT_FIELDS = ("hash", "owner", "tree", "leafIndex", "lamports")
+"""The members that make an object a CompressedAccount."""
+ACCOUNT_KEYS = frozenset(ACCOUNT_FIELDS)
+_TOKEN_KEYS = frozenset({"mint", "owner", "amount"})
 ACCOUNT_BOUNDS = {"lamports": U64_MAX, "slotCreated": U64_MAX, "seq": U64_MAX, "leafIndex": U32_MAX,
                   "hash": FIELD, "address": FIELD}
 DATA_BOUNDS = {"discriminator": U64_MAX, "dataHash": FIELD}
@@ -73,11 +77,11 @@ def _bounded(node: dict, path: str, bounds: dict[str, int | str]) -> Iterator[tu
 
 def _checks_of(node: dict, path: str) -> Iterator[tuple[str, Any, int | str]]:
     """(path, value, bound) for every bounded member of one object, by what the object is."""
-    if all(key in node for key in ACCOUNT_FIELDS):
+    if node.keys() >= ACCOUNT_KEYS:
         yield from _bounded(node, path, ACCOUNT_BOUNDS)
         if isinstance(node.get("data"), dict):
             yield from _bounded(node["data"], f"{path}.data", DATA_BOUNDS)
-    if {"mint", "owner", "amount"} <= set(node):
+    if node.keys() >= _TOKEN_KEYS:
         yield from _bounded(node, path, TOKEN_BOUNDS)
     if "lowerRangeAddress" in node:
         yield from _bounded(node, path, NEW_ADDRESS_BOUNDS)

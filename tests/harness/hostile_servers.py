@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import gzip
 import socket
+import ssl
 import struct
 import threading
 import time
@@ -123,8 +124,8 @@ class Running:
 
 
 @contextlib.contextmanager
-def serve(handler: Handler) -> Iterator[Running]:
-    """Run `handler` behind a loopback HTTP server for the duration of the block."""
+def serve(handler: Handler, *, tls: ssl.SSLContext | None = None) -> Iterator[Running]:
+    """Run `handler` behind a loopback HTTP server (HTTPS with `tls`) for the duration of the block."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="hostile-server", daemon=True)
     thread.start()
@@ -155,10 +156,10 @@ def serve(handler: Handler) -> Iterator[Running]:
             tasks.discard(task)
 
     async def start() -> asyncio.Server:
-        return await asyncio.start_server(connection, "127.0.0.1", 0)
+        return await asyncio.start_server(connection, "127.0.0.1", 0, ssl=tls)
 
     server = asyncio.run_coroutine_threadsafe(start(), loop).result(5)
-    running.url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+    running.url = f"{'https' if tls else 'http'}://127.0.0.1:{server.sockets[0].getsockname()[1]}"
 
     async def stop() -> None:
         server.close()

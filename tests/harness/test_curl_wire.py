@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import ssl
 
 import httpx
 import pytest
+import trustme
 
 from harness.target import Target
 from tests.harness import hostile_servers as hs
@@ -82,3 +84,17 @@ def test_a_closed_target_sends_nothing() -> None:
         target.close()
         ex = target.call("getIndexerSlot")
     assert ex.error_kind == "unexpected" and "closed" in ex.error and server.requests == []
+
+
+def test_a_certificate_from_an_unknown_ca_is_refused_by_both_wires() -> None:
+    """TLS is verified against certifi's CAs: a server whose certificate a throwaway CA signed is
+    unreachable, by libcurl as by httpx, and nothing reaches its handler."""
+    ca = trustme.CA()
+    tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(tls)
+    with (hs.serve(hs.echo(), tls=tls) as server, Target(server.url, timeout=HANG_GUARD) as curl_target,
+          Target(server.url, timeout=HANG_GUARD, transport=httpx.HTTPTransport()) as httpx_target):
+        answers = [curl_target.call("getIndexerSlot"), httpx_target.call("getIndexerSlot")]
+    assert server.url.startswith("https://") and server.requests == []
+    for ex in answers:
+        assert ex.error_kind == "unreachable" and "certificate" in ex.error and ex.status is None, ex.error
