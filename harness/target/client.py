@@ -4,15 +4,16 @@ Every call returns an `Exchange`, whatever the target does; see `failures` for h
 failures are named. Per HTTP request (a redirect hop or a 429 retry is a new request) the
 target gets `timeout` seconds in total, body included.
 
-Redirects are never followed by httpx. A redirect to another origin (scheme, host, port) is
-refused and never sent the key. A same-origin 307 or 308 is followed with the same method and
+Requests go through libcurl (`curl.CurlWire`), or through an httpx transport given as `transport`
+(`wire.Wire`). Redirects are never followed by either. A redirect to another origin (scheme,
+host, port) is refused and never sent the key. A same-origin 307 or 308 is followed with the same method and
 body, as those codes require, keeping the api-key, up to `max_redirects` hops, and a hop back
 to a URL already visited is a loop. A 301, 302 or 303 is recorded as it is, not followed: those
 codes allow the client to switch to GET, which would drop the JSON-RPC body, so following them
 would be guessing what the target meant; the checks judge the 30x.
 
 Cookies are never kept, so each request stands alone and `Exchange.curl()` repeats it
-exactly. Proxies from the environment are not used (`trust_env=False`).
+exactly. Proxies from the environment are not used.
 
 Not thread-safe: one Target per thread.
 """
@@ -104,7 +105,7 @@ class Target:
         self._base, self._query, url_key = _split_base_url(base_url)
         self._key = api_key if api_key is not None else url_key
         self.redactor = Redactor(k for k in (self._key, url_key) if k)
-        redact_http_logs(self.redactor)  # httpx logs every URL it requests, key included
+        redact_http_logs(self.redactor)  # the wire logs every URL it requests, key included
         self._timeout = timeout
         self._cap = max_response_bytes
         self._max_retries = max_429_retries

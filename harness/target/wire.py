@@ -1,14 +1,15 @@
-"""One HTTP request through an httpx transport, as `httpx.Client` sends it, minus what `Target` turns off.
+"""The wires a `Target` sends its requests on: what they share (`BaseWire`), and `Wire`, one HTTP
+request through an injected httpx transport (tests, in-process servers), as `httpx.Client` sends
+it minus what `Target` turns off. Network targets go through `curl.CurlWire`.
 
-The Target follows no redirect through httpx, keeps no cookie, uses no auth, proxy or base URL,
-and builds every URL itself. `httpx.Client.send` still pays for each of those layers on every
-request (its cookie jar alone copies every response's headers into an `email.Message`): about a
-third of the client's CPU per request. So the `httpx.Request` is built here with the headers the
-Client would send, in the Client's order, and handed to the transport, which owns the keep-alive
-pool; what the Client still does with an unfollowed 30x (read its Location, a protocol error when
-that is no URL) and its `HTTP Request:` log record (redacted by `logs`) are kept. Parsed URLs are
-kept too: a run sends thousands of requests to a few URLs. tests/harness/test_target.py compares
-each request with the one httpx.Client builds.
+The Target follows no redirect, keeps no cookie, uses no auth, proxy or base URL, and builds
+every URL itself. `httpx.Client.send` would still pay for each of those layers on every request
+(its cookie jar alone copies every response's headers into an `email.Message`). So `Wire` builds
+the `httpx.Request` with the headers the Client would send, in the Client's order, and hands it to
+the transport; what the Client still does with an unfollowed 30x (read its Location, a protocol
+error when that is no URL) and its `HTTP Request:` log record (redacted by `logs`) are kept.
+Parsed URLs are kept too: a run sends thousands of requests to a few URLs.
+tests/harness/test_target.py compares each request with the one httpx.Client builds.
 """
 
 from __future__ import annotations
