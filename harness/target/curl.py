@@ -11,7 +11,9 @@ exchange in about 0.08 ms. It does what the Target asked of httpx:
 - TLS verified against certifi's CAs, as httpx's default context; no proxy from the environment;
   no redirect followed; no cookie kept; nothing decoded (`CappedBody` decodes gzip and deflate
   within the cap, and a body over the cap ends the transfer);
-- the request headers of `Wire` (Accept, Accept-Encoding, Connection, User-Agent, Content-Type).
+- the request headers of `Wire` (Accept, Accept-Encoding, Connection, User-Agent, Content-Type);
+- a Ctrl-C or SIGTERM while a request waits ends it at once, as it ends a socket read
+  (`_let_signals_in`).
 
 Failures are raised as httpx's exceptions (`_RAISED`), so `failures.describe` stays the one place
 where they become an `Exchange` error; the message is libcurl's own.
@@ -111,7 +113,8 @@ class CurlWire(BaseWire):
         curl.reset()
         for option, value in ((pycurl.NOSIGNAL, 1), (pycurl.PROXY, ""), (pycurl.PATH_AS_IS, 1),
                               (pycurl.HTTP_VERSION, pycurl.CURL_HTTP_VERSION_1_1), (pycurl.HTTP_CONTENT_DECODING, 0),
-                              (pycurl.CAINFO, _CA_FILE)):
+                              (pycurl.CAINFO, _CA_FILE), (pycurl.NOPROGRESS, 0),
+                              (pycurl.XFERINFOFUNCTION, _let_signals_in)):
             curl.setopt(option, value)
         self._plain = True
 
@@ -229,6 +232,13 @@ def _translated(exc: pycurl.error, curl: pycurl.Curl) -> Exception:
     if os_errno in _RESETS:
         raised.__cause__ = ConnectionResetError(os_errno, os.strerror(os_errno))
     return raised
+
+
+def _let_signals_in(_down_total: int, _down: int, _up_total: int, _up: int) -> None:
+    """libcurl's progress callback, called while a transfer waits: Python runs its signal handlers
+    only between its own bytecodes, so without it a Ctrl-C (or the SIGTERM a CI timeout sends) would
+    wait for the request's deadline. The KeyboardInterrupt it lets in ends the transfer, and
+    `perform` raises it."""
 
 
 def _report(head: _Head, on_head: Head) -> None:

@@ -58,7 +58,8 @@ def test_signal_while_a_request_hangs_mid_check(tmp_path: Path, signum: int) -> 
     Ctrl-C inside the HTTP client still gives the summary, the reports and exit 130, and the check that
     was cut short is SKIP, not PASS (CheckResult.incomplete)."""
     with serving(None) as upstream, proxied(upstream, "getIndexerHealth", hs.silent()) as proxy:
-        run = start("--target", proxy.url, "--timeout", "60", cwd=tmp_path)
+        # a deadline past the hang guard: a client that waits it out before the signal acts fails the test
+        run = start("--target", proxy.url, "--timeout", str(2 * HANG_GUARD), cwd=tmp_path)
         hang = time.monotonic() + HANG_GUARD
         while proxy.hits == 0:
             assert time.monotonic() < hang and run.process.poll() is None, "the run never asked getIndexerHealth"
