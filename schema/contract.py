@@ -127,7 +127,11 @@ class Contract:
         """
         amb = self.ambiguity(ambiguity_id)
         base = dict(self._normalise(readings))
-        baseline = {str(v) for v in self.validator(definition, base).violations(instance)}
+        baseline_validator = self.validator(definition, base)
+        if baseline_validator.is_valid(instance):  # the usual answer: followed means valid, no violation to list
+            return tuple(name for name in amb.readings
+                         if self.validator(definition, {**base, ambiguity_id: [name]}).is_valid(instance))
+        baseline = {str(v) for v in baseline_validator.violations(instance)}
         followed = []
         for name in amb.readings:
             pinned = self.validator(definition, {**base, ambiguity_id: [name]})

@@ -12,7 +12,6 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from harness.core.failures import CheckFailure, Skip
@@ -34,52 +33,40 @@ STOP_AFTER = {"rate-limited": 3, "timeout": 5, "unreachable": 3}
 class Answer:
     """A JSON-RPC call and what came back, with the shortcuts checks need.
 
-    The shortcuts are worked out once per answer: every answer check reads them, and the body
-    they come from never changes.
+    The shortcuts are plain attributes, worked out when the answer is made: every answer check
+    reads them, and the body they come from never changes.
     """
 
     method: str
     params: Any
     exchange: Exchange
+    body: Any = field(init=False, repr=False, compare=False)
+    """The parsed body, or None when it is not JSON."""
+    has_result: bool = field(init=False, repr=False, compare=False)
+    result: Any = field(init=False, repr=False, compare=False)
+    error: dict | None = field(init=False, repr=False, compare=False)
+    """The JSON-RPC error object, when the answer is one."""
+    value: Any = field(init=False, repr=False, compare=False)
+    """`result.value` of a state query (None when absent)."""
+    context_slot: int | None = field(init=False, repr=False, compare=False)
+    """`result.context.slot` when the answer carries an integer one."""
 
-    @cached_property
-    def body(self) -> Any:
-        """The parsed body, or None when it is not JSON."""
-        return None if self.exchange.json is NOT_JSON else self.exchange.json
-
-    @cached_property
-    def has_result(self) -> bool:
-        return isinstance(self.body, dict) and "result" in self.body and "error" not in self.body
-
-    @cached_property
-    def result(self) -> Any:
-        return self.body.get("result") if isinstance(self.body, dict) else None
-
-    @cached_property
-    def error(self) -> dict | None:
-        """The JSON-RPC error object, when the answer is one."""
-        body = self.body
-        if isinstance(body, dict) and isinstance(body.get("error"), dict):
-            return body["error"]
-        return None
-
-    @cached_property
-    def value(self) -> Any:
-        """`result.value` of a state query (None when absent)."""
-        result = self.result
-        return result.get("value") if isinstance(result, dict) else None
-
-    @cached_property
-    def status(self) -> int | None:
-        return self.exchange.status
-
-    @cached_property
-    def context_slot(self) -> int | None:
-        """`result.context.slot` when the answer carries an integer one."""
-        result = self.result
+    def __post_init__(self) -> None:
+        body = None if self.exchange.json is NOT_JSON else self.exchange.json
+        is_object = isinstance(body, dict)
+        result = body.get("result") if is_object else None
+        error = body.get("error") if is_object else None
+        value = result.get("value") if isinstance(result, dict) else None
         context = result.get("context") if isinstance(result, dict) else None
         slot = context.get("slot") if isinstance(context, dict) else None
-        return slot if type(slot) is int else None
+        for name, shortcut in (("body", body), ("has_result", is_object and "result" in body and "error" not in body),
+                               ("result", result), ("error", error if isinstance(error, dict) else None),
+                               ("value", value), ("context_slot", slot if type(slot) is int else None)):
+            object.__setattr__(self, name, shortcut)
+
+    @property
+    def status(self) -> int | None:
+        return self.exchange.status
 
 
 class DifferenceFailure(CheckFailure):
