@@ -43,16 +43,13 @@ from schema.jsonio import dumps
 TOKEN_PROGRAM = b58encode(TOKEN_PROGRAM_ID)
 
 
-def _accounts_in(result: Any) -> list[tuple[dict, dict | None, str]]:
+def _accounts_in(answer: Answer) -> list[tuple[dict, dict | None, str]]:
     """(account, its token data or None, the account's JSON path) for every CompressedAccount anywhere
-    in an answer's result, in document order.
+    in an answer's result, in document order; walked once for the three checks that need it."""
+    return answer.derived("accounts", lambda: _walk_accounts(answer.result))
 
-    Three answer checks walk the same result in a row, so the last walk is kept (with the result
-    it was made of, whose identity is the key and which it keeps alive).
-    """
-    global _last_walk
-    if _last_walk[0] is result:
-        return _last_walk[1]
+
+def _walk_accounts(result: Any) -> list[tuple[dict, dict | None, str]]:
     found: list[tuple[dict, dict | None, str]] = []
     stack: list[tuple[Any, str]] = [(result, "$.result")] if isinstance(result, (dict, list)) else []
     while stack:
@@ -69,11 +66,7 @@ def _accounts_in(result: Any) -> list[tuple[dict, dict | None, str]]:
         else:
             stack.extend((value, f"{where}.{key}") for key, value in reversed(node.items())
                          if isinstance(value, (dict, list)))
-    _last_walk = (result, found)
     return found
-
-
-_last_walk: tuple[Any, list[tuple[dict, dict | None, str]]] = (None, [])
 
 
 def defer_problems(ctx: CheckContext, problems: list[Problem], answer: Answer | None,
@@ -104,7 +97,7 @@ def recomputed_hash(account: dict) -> bytes:
               description="Each account's hash recomputes from its owner, leaf index, tree, lamports, address and data")
 def account_hashes(ctx: CheckContext, answer: Answer) -> None:
     verified = ctx.cache.setdefault("verified_hashes", set())
-    for account, _, where in _accounts_in(answer.result):
+    for account, _, where in _accounts_in(answer):
         key = dumps([account.get(k) for k in (*ACCOUNT_FIELDS, "address", "data")])
         if key in verified:
             ctx.examined("accounts")
@@ -155,7 +148,7 @@ def _token_fields(account: dict, token: dict | None, answer: Answer) -> dict | N
 @answer_check("crypto.token-data-hash", clauses=("ledger-H2",), basis=Basis.LEDGER,
               description="A token account's dataHash recomputes from its token data")
 def token_hashes(ctx: CheckContext, answer: Answer) -> None:
-    for account, token, where in _accounts_in(answer.result):
+    for account, token, where in _accounts_in(answer):
         data = account.get("data")
         fields = _token_fields(account, token, answer) if isinstance(data, dict) else None
         if fields is None:
@@ -181,7 +174,7 @@ def token_bytes(ctx: CheckContext, answer: Answer) -> None:
     if _sliced(answer):
         return
     problems, paths = [], []
-    for account, token, where in _accounts_in(answer.result):
+    for account, token, where in _accounts_in(answer):
         found = token_bytes_problems(account, token) if token is not None else None
         if found is None:
             continue

@@ -102,6 +102,13 @@ def schema_document(ctx: CheckContext, definition: str) -> dict:
     return documents[definition]
 
 
+def followed_readings(ctx: CheckContext, answer: Answer, amb_id: str) -> tuple[str, ...]:
+    """The readings of one ambiguity an answer follows, read as its method's response: worked out once
+    for the answer, which schema.result and schema.ambiguity-readings both ask."""
+    return answer.derived(("readings", amb_id), lambda: ctx.contract.readings_followed(
+        amb_id, answer.body, f"{answer.method}.response"))
+
+
 def reading_member(ctx: CheckContext, amb_id: str, reading: str, instance: Any, definition: str,
                    followed: Mapping[str, tuple[str, ...]]) -> str:
     """Where `instance` departs from one reading of an ambiguity: the member a reading finding names.
@@ -205,7 +212,7 @@ def _pinned_readings(ctx: CheckContext, answer: Answer) -> None:
     for amb_id in ctx.contract.ambiguities_in(definition):
         amb = ctx.contract.ambiguity(amb_id)
         pinned = ctx.readings.get(amb_id)
-        followed = followed_by[amb_id] = ctx.contract.readings_followed(amb_id, answer.body, definition)
+        followed = followed_by[amb_id] = followed_readings(ctx, answer, amb_id)
         if pinned and not set(pinned) & set(followed):
             notes.append(reading_note(ctx, amb, followed))
             clauses.append(amb.clause)
@@ -274,7 +281,7 @@ def ambiguity_readings(ctx: CheckContext, answer: Answer) -> None:
         if seen.get((answer.method, amb_id), 0) >= OBSERVE_PER_METHOD:
             continue
         amb = ctx.contract.ambiguity(amb_id)
-        followed = followed_by[amb_id] = ctx.contract.readings_followed(amb_id, answer.body, definition)
+        followed = followed_by[amb_id] = followed_readings(ctx, answer, amb_id)
         if not followed or len(followed) == len(amb.readings):
             continue  # the answer breaks every reading (schema.result reports it) or does not touch the point
         seen[(answer.method, amb_id)] = seen.get((answer.method, amb_id), 0) + 1

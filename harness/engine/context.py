@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from harness.core.failures import CheckFailure, Skip
 from harness.core.keys import Keys
@@ -24,6 +24,8 @@ from schema import Contract, Method
 from schema.jsonio import dumps
 
 __all__ = ["STOP_AFTER", "Answer", "CheckContext", "DifferenceFailure"]
+
+T = TypeVar("T")
 
 STOP_AFTER = {"rate-limited": 3, "timeout": 5, "unreachable": 3}
 """Consecutive transport failures of one kind after which a run stops asking the target."""
@@ -50,6 +52,7 @@ class Answer:
     """`result.value` of a state query (None when absent)."""
     context_slot: int | None = field(init=False, repr=False, compare=False)
     """`result.context.slot` when the answer carries an integer one."""
+    _derived: dict[Hashable, Any] = field(init=False, default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         body = None if self.exchange.json is NOT_JSON else self.exchange.json
@@ -67,6 +70,13 @@ class Answer:
     @property
     def status(self) -> int | None:
         return self.exchange.status
+
+    def derived(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """`compute()`, worked out once for this answer: the answer checks that need the same value
+        derived from it (its accounts, the readings it follows) ask under the same `key`."""
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]
 
 
 class DifferenceFailure(CheckFailure):
