@@ -8,9 +8,9 @@ Requests go through libcurl (`curl.CurlWire`), or through an httpx transport giv
 (`wire.Wire`). Redirects are never followed by either. A redirect to another origin (scheme,
 host, port) is refused and never sent the key. A same-origin 307 or 308 is followed with the
 same method and body, as those codes require, keeping the api-key, up to `max_redirects` hops,
-and a hop back to a URL already visited is a loop. A 301, 302 or 303 is recorded as it is, not followed: those
-codes allow the client to switch to GET, which would drop the JSON-RPC body, so following them
-would be guessing what the target meant; the checks judge the 30x.
+and a hop back to a URL already visited is a loop. A 301, 302 or 303 is recorded as it is, not
+followed: those codes allow the client to switch to GET, which would drop the JSON-RPC body, so
+following them would be guessing what the target meant; the checks judge the 30x.
 
 Cookies are never kept, so each request stands alone and `Exchange.curl()` repeats it
 exactly. Proxies from the environment are not used.

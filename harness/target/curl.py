@@ -79,7 +79,7 @@ class CurlWire(BaseWire):
     def fetch(self, method: str, url: str, body: bytes, content_type: str | None, *, deadline_at: float,
               cap: int, into: bytearray, on_head: Head) -> bool:
         self._check_open()
-        text = str(self.url(url))
+        text = self.written(url)
         self._state = state = _Transfer(cap, into)
         curl = self._curl
         self._configure(method, text, body, content_type, deadline_at)

@@ -37,24 +37,32 @@ class BaseWire:
 
     def __init__(self, *, headers: dict[str, str]) -> None:
         self._headers = [*_CLIENT_HEADERS, *headers.items()]
-        self._urls: dict[str, httpx.URL] = {}
+        self._urls: dict[str, tuple[httpx.URL, str]] = {}
         self._closed = False
 
     def url(self, text: str) -> httpx.URL:
         """`text` parsed; raises httpx.InvalidURL for a URL that cannot be sent."""
-        url = self._urls.get(text)
-        if url is None:
-            if len(self._urls) >= _MAX_URLS:
-                self._urls.clear()
-            url = self._urls[text] = httpx.URL(text)
-        return url
+        return self._parsed(text)[0]
+
+    def written(self, text: str) -> str:
+        """`text` as httpx writes it (percent-encoded, normalised); raises httpx.InvalidURL as `url` does."""
+        return self._parsed(text)[1]
 
     def normal(self, text: str) -> str:
-        """`text` as httpx writes it, to compare a Location with; unparsable URLs stay as they are."""
+        """`written`, to compare a Location with; unparsable URLs stay as they are."""
         try:
-            return str(self.url(text))
+            return self.written(text)
         except httpx.InvalidURL:
             return text
+
+    def _parsed(self, text: str) -> tuple[httpx.URL, str]:
+        parsed = self._urls.get(text)
+        if parsed is None:
+            if len(self._urls) >= _MAX_URLS:
+                self._urls.clear()
+            url = httpx.URL(text)
+            parsed = self._urls[text] = (url, str(url))
+        return parsed
 
     def fetch(self, method: str, url: str, body: bytes, content_type: str | None, *, deadline_at: float,
               cap: int, into: bytearray, on_head: Head) -> bool:
