@@ -37,6 +37,10 @@ __all__ = [
     "compress_g2",
     "decompress_g1",
     "decompress_g2",
+    "fp2_inverse",
+    "fp2_mul",
+    "fp2_power",
+    "twist_frobenius",
 ]
 
 Fp2 = tuple[int, int]
@@ -64,12 +68,12 @@ _FLAGS = _LARGER | _INFINITY
 # --------------------------------------------------------------------------- fields
 
 
-def _fp2_mul(a: Fp2, b: Fp2) -> Fp2:
+def fp2_mul(a: Fp2, b: Fp2) -> Fp2:
     t0, t1 = a[0] * b[0], a[1] * b[1]
     return (t0 - t1) % P, ((a[0] + a[1]) * (b[0] + b[1]) - t0 - t1) % P
 
 
-def _fp2_inv(a: Fp2) -> Fp2:
+def fp2_inverse(a: Fp2) -> Fp2:
     n = pow((a[0] * a[0] + a[1] * a[1]) % P, -1, P)
     return a[0] * n % P, -a[1] * n % P
 
@@ -99,7 +103,7 @@ def _fp2_sqrt(a: Fp2) -> Fp2 | None:
     if x0 is None:
         return None
     root = (x0, a1 * pow(2 * x0, -1, P) % P)
-    return root if _fp2_mul(root, root) == (a0, a1) else None
+    return root if fp2_mul(root, root) == (a0, a1) else None
 
 
 @dataclass(frozen=True)
@@ -120,8 +124,8 @@ _FP2 = _Field(
     (1, 0),
     lambda a, b: ((a[0] + b[0]) % P, (a[1] + b[1]) % P),
     lambda a, b: ((a[0] - b[0]) % P, (a[1] - b[1]) % P),
-    _fp2_mul,
-    _fp2_inv,
+    fp2_mul,
+    fp2_inverse,
 )
 
 
@@ -219,19 +223,19 @@ def _fixed_multiply(f: _Field, base: tuple, k: int) -> tuple | None:
     return _to_affine(f, acc)
 
 
-def _fp2_pow(a: Fp2, e: int) -> Fp2:
+def fp2_power(a: Fp2, e: int) -> Fp2:
     out = (1, 0)
     while e:
         if e & 1:
-            out = _fp2_mul(out, a)
-        a, e = _fp2_mul(a, a), e >> 1
+            out = fp2_mul(out, a)
+        a, e = fp2_mul(a, a), e >> 1
     return out
 
 
 _BN_X = 4965661367192848881
 """The BN parameter of the curve: p and r are polynomials in it, and p − r = 6x²."""
-_PSI_X = _fp2_pow((9, 1), (P - 1) // 3)
-_PSI_Y = _fp2_pow((9, 1), (P - 1) // 2)
+_PSI_X = fp2_power((9, 1), (P - 1) // 3)
+_PSI_Y = fp2_power((9, 1), (P - 1) // 2)
 
 
 def _naf(k: int) -> tuple[int, ...]:
@@ -266,6 +270,13 @@ def _g2_double(pt: tuple[Fp2, Fp2, Fp2] | None) -> tuple[Fp2, Fp2, Fp2] | None:
     return x3, y3, (2 * (t0 - t1) % P, 2 * ((y0 + y1) * (z0 + z1) - t0 - t1) % P)
 
 
+def twist_frobenius(point: tuple[Fp2, Fp2]) -> tuple[Fp2, Fp2]:
+    """ψ(Q): the p-power Frobenius of a twist point's untwisted image, twisted back, (x̄·ξ^((p−1)/3),
+    ȳ·ξ^((p−1)/2)) with ξ = 9 + u. On G2 it is multiplication by p; the Miller loop's last lines use it."""
+    (x0, x1), (y0, y1) = point
+    return fp2_mul((x0, -x1 % P), _PSI_X), fp2_mul((y0, -y1 % P), _PSI_Y)
+
+
 def _in_g2(point: tuple[Fp2, Fp2]) -> bool:
     """Whether a point of the twist is in G2, the subgroup of order r: ψ(Q) = [6x²]Q.
 
@@ -273,15 +284,13 @@ def _in_g2(point: tuple[Fp2, Fp2]) -> bool:
     G2 it multiplies by p ≡ 6x² (mod r), and on the rest of the twist it does not (the test
     gnark-crypto uses for this curve). A 127-bit multiplication instead of [r]Q = O's 254 bits.
     """
-    (x0, x1), (y0, y1) = point
-    psi = (_fp2_mul((x0, -x1 % P), _PSI_X), _fp2_mul((y0, -y1 % P), _PSI_Y))
-    negated = (point[0], (-y0 % P, -y1 % P))
+    negated = (point[0], (-point[1][0] % P, -point[1][1] % P))
     acc = None
     for digit in _SIX_X_SQUARED:
         acc = _g2_double(acc)
         if digit:
             acc = _add_affine(_FP2, acc, point if digit > 0 else negated)
-    return _to_affine(_FP2, acc) == psi
+    return _to_affine(_FP2, acc) == twist_frobenius(point)
 
 
 def _on_g1(x: int, y: int) -> bool:
@@ -289,7 +298,7 @@ def _on_g1(x: int, y: int) -> bool:
 
 
 def _on_g2(x: Fp2, y: Fp2) -> bool:
-    return _fp2_mul(y, y) == _FP2.add(_fp2_mul(_fp2_mul(x, x), x), _B2)
+    return fp2_mul(y, y) == _FP2.add(fp2_mul(fp2_mul(x, x), x), _B2)
 
 
 def _fp2_larger(y: Fp2) -> bool:
@@ -372,7 +381,7 @@ def decompress_g2(data: bytes) -> G2Point:
     x = (int.from_bytes(raw[32:], "big"), int.from_bytes(raw[:32], "big"))
     if x[0] >= P or x[1] >= P:
         raise ValueError(f"G2 point: x = {x[0]} + {x[1]}·u has a part not below the field modulus p")
-    y = _fp2_sqrt(_FP2.add(_fp2_mul(_fp2_mul(x, x), x), _B2))
+    y = _fp2_sqrt(_FP2.add(fp2_mul(fp2_mul(x, x), x), _B2))
     if y is None:
         raise ValueError(f"G2 point: no point with x = {x[0]} + {x[1]}·u (x³ + b is not a square)")
     return x, (y if _fp2_larger(y) == larger else (-y[0] % P, -y[1] % P))

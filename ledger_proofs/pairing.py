@@ -28,13 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ledger_crypto.bn254 import CURVE_ORDER as R
+from ledger_crypto.bn254 import twist_frobenius
 from ledger_proofs.tower import (
     ONE,
     P,
     conjugate,
     cyclotomic_square,
-    fp2_mul,
-    fp2_power,
     frobenius,
     inverse,
     mul,
@@ -46,8 +46,6 @@ from ledger_proofs.tower import (
 __all__ = ["BN_U", "G1Affine", "G2Affine", "Lines", "final_exponentiation", "g1_combination", "hard_part_by_power",
            "is_one", "lines", "miller_loop", "pairing_product"]
 
-R = 21888242871839275222246405745257275088548364400416034343698204186575808495617
-"""r, the order of G1 and G2."""
 BN_U = 4965661367192848881
 """The BN curve parameter u: p and r are polynomials in it, and so is the hard part of the exponent."""
 G1Affine = tuple[int, int]
@@ -78,8 +76,6 @@ _SCHEDULE = (*[s for digit in _LOOP[1:] for s in ((True, False) if digit else (T
 """For each line of the loop, whether the accumulator is squared before it is multiplied in."""
 _HARD = (P**4 - P**2 + 1) // R
 _B0, _B1 = (27 * pow(82, -1, P) % P, -3 * pow(82, -1, P) % P)  # b′ = 3/ξ = 3(9 − u)/82: y² = x³ + b′
-_FROBENIUS_X = fp2_power((9, 1), (P - 1) // 3)  # w^(2(p−1)): the Frobenius of a twisted x coordinate
-_FROBENIUS_Y = fp2_power((9, 1), (P - 1) // 2)  # w^(3(p−1)): same for y
 
 
 def _double(t: tuple[int, ...]) -> tuple[tuple[int, ...], _Step]:
@@ -137,12 +133,6 @@ def _add(t: tuple[int, ...], q: G2Affine) -> tuple[tuple[int, ...], _Step]:
     return (nx0, nx1, ny0, ny1, nz0, nz1), (la0, la1, -th0 % P, -th1 % P, j0, j1)  # λ·y − (θ·x − j·v)·w
 
 
-def _frobenius_point(q: G2Affine) -> G2Affine:
-    """π(Q) on the twist: the p-power Frobenius of the untwisted point, twisted back."""
-    (x0, x1), (y0, y1) = q
-    return fp2_mul((x0, -x1 % P), _FROBENIUS_X), fp2_mul((y0, -y1 % P), _FROBENIUS_Y)
-
-
 def _batch_inverse(values: Sequence[int]) -> list[int]:
     """1/v mod p for each v (Montgomery's trick: one inversion; ValueError when one is 0)."""
     prefix, acc = [], 1
@@ -173,8 +163,8 @@ def lines(q: G2Affine) -> Lines:
         if digit:
             t, step = _add(t, q if digit == 1 else negated)
             steps.append(step)
-    q1 = _frobenius_point(q)
-    x2, y2 = _frobenius_point(q1)
+    q1 = twist_frobenius(q)
+    x2, y2 = twist_frobenius(q1)
     t, step = _add(t, q1)
     steps.append(step)
     steps.append(_add(t, (x2, (-y2[0] % P, -y2[1] % P)))[1])

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["ONE", "P", "conjugate", "cyclotomic_square", "fp2_inverse", "fp2_mul", "fp2_power", "fp2_square",
-           "frobenius", "from_py_ecc", "inverse", "mul", "mul_by_line", "power", "square", "to_py_ecc"]
+from ledger_crypto.bn254 import BASE_MODULUS as P
+from ledger_crypto.bn254 import fp2_inverse, fp2_mul, fp2_power
 
-P = 21888242871839275222246405745257275088696311157297823662689037894645226208583
-"""p, the base field of BN254."""
+__all__ = ["ONE", "P", "conjugate", "cyclotomic_square", "fp2_square", "frobenius", "from_py_ecc", "inverse", "mul",
+           "mul_by_line", "power", "square", "to_py_ecc"]
+
 Fp2 = tuple[int, int]
 Fp12 = tuple[int, ...]
 ONE: Fp12 = (1, *[0] * 11)
@@ -34,31 +35,9 @@ _SLOT_POWER = (0, 2, 4, 1, 3, 5)
 """The power of w that each Fp2 coefficient of the flat tuple multiplies."""
 
 
-def fp2_mul(a: Fp2, b: Fp2) -> Fp2:
-    """a·b in Fp2 (Karatsuba)."""
-    m, n = a[0] * b[0], a[1] * b[1]
-    return (m - n) % P, ((a[0] + a[1]) * (b[0] + b[1]) - m - n) % P
-
-
 def fp2_square(a: Fp2) -> Fp2:
     """a² = (a₀ + a₁)(a₀ − a₁) + 2a₀a₁·u."""
     return (a[0] + a[1]) * (a[0] - a[1]) % P, 2 * a[0] * a[1] % P
-
-
-def fp2_inverse(a: Fp2) -> Fp2:
-    """1/a = ā/(a₀² + a₁²) (ValueError for 0)."""
-    n = pow(a[0] * a[0] + a[1] * a[1], -1, P)
-    return a[0] * n % P, -a[1] * n % P
-
-
-def fp2_power(a: Fp2, e: int) -> Fp2:
-    """a^e for e ≥ 0 (for constants)."""
-    result = (1, 0)
-    for bit in bin(e)[2:]:
-        result = fp2_square(result)
-        if bit == "1":
-            result = fp2_mul(result, a)
-    return result
 
 
 def _xi(a0: int, a1: int) -> tuple[int, int]:
