@@ -127,15 +127,12 @@ class Contract:
         """
         amb = self.ambiguity(ambiguity_id)
         base = dict(self._normalise(readings))
-        baseline_validator = self.validator(definition, base)
-        if baseline_validator.is_valid(instance):  # the usual answer: followed means valid, no violation to list
-            return tuple(name for name in amb.readings
-                         if self.validator(definition, {**base, ambiguity_id: [name]}).is_valid(instance))
-        baseline = {str(v) for v in baseline_validator.violations(instance)}
+        baseline = {str(v) for v in self.validator(definition, base).violations(instance)}
         followed = []
         for name in amb.readings:
             pinned = self.validator(definition, {**base, ambiguity_id: [name]})
-            if {str(v) for v in pinned.violations(instance)} <= baseline:
+            # no violation to start from (the usual answer): followed means valid, no list to build
+            if pinned.is_valid(instance) if not baseline else {str(v) for v in pinned.violations(instance)} <= baseline:
                 followed.append(name)
         return tuple(followed)
 
