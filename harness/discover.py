@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.context import CheckContext
 from harness.core.keys import Keys
-from harness.engine.context import CheckContext
 
 __all__ = ["LIST_LIMIT", "Keys", "discover"]
 

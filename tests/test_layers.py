@@ -1,8 +1,14 @@
-"""Import rules that keep the kit's layers apart (ARCHITECTURE.md, style-anchors.md)."""
+"""Import rules that keep the kit's layers apart (ARCHITECTURE.md, style-anchors.md).
+
+Two kinds of rule: between the top-level rooms (`FORBIDDEN`: what each must never import), and
+inside the harness, an order of layers (`HARNESS_LAYERS`, lowest first): a room imports only from
+its own layer or below, and no two rooms import each other.
+"""
 
 from __future__ import annotations
 
 import ast
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -18,8 +24,22 @@ FORBIDDEN = {
     "cases": {"harness"},
     "harness": {"reference_server", "cases.fill", "cases.cli", "cases.generate_requests", "cases.case_builder",
                 "cases.request_tables"},
-    "harness/core": {"harness.engine", "harness.checks", "harness.report", "harness.target", "harness.cli"},
 }
+
+HARNESS_LAYERS = (
+    ("harness.core",),
+    ("harness.redact", "harness.target"),
+    ("harness.context", "harness.generate"),
+    ("harness.discover",),
+    ("harness.judging", "harness.verify"),
+    ("harness.differential",),
+    ("harness.mirror",),
+    ("harness.checks",),
+    ("harness.engine",),
+    ("harness.report",),
+    ("harness.faces", "harness.fuzz", "harness.__main__", "harness"),
+)
+"""The harness's rooms, lowest first. `harness` itself (its `__init__`, the public API) is a face."""
 
 
 def _imports(path: Path) -> set[str]:
@@ -33,6 +53,32 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+ROOMS = sorted((room for layer in HARNESS_LAYERS for room in layer), key=len, reverse=True)
+LEVEL = {room: level for level, layer in enumerate(HARNESS_LAYERS) for room in layer}
+
+
+def _room(module: str) -> str | None:
+    """The harness room a module belongs to (the longest room name it starts with)."""
+    return next((room for room in ROOMS if module == room or module.startswith(room + ".")), None)
+
+
+def _harness_edges() -> dict[tuple[str, str], list[str]]:
+    """(importing room, imported room) -> the files that make that edge."""
+    edges: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for path in sorted((ROOT / "harness").rglob("*.py")):
+        source = _room(_module(path))
+        for name in _imports(path):
+            target = _room(name)
+            if source and target and target != source:
+                edges[(source, target)].append(str(path.relative_to(ROOT)))
+    return edges
+
+
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_layer_imports(package: str) -> None:
     files = sorted((ROOT / package).rglob("*.py"))
@@ -41,3 +87,20 @@ def test_layer_imports(package: str) -> None:
         for name in _imports(path):
             for banned in FORBIDDEN[package]:
                 assert not (name == banned or name.startswith(banned + ".")), f"{path}: imports {name}"
+
+
+def test_every_harness_module_has_a_room() -> None:
+    homeless = [str(p.relative_to(ROOT)) for p in (ROOT / "harness").rglob("*.py") if _room(_module(p)) is None]
+    assert not homeless, f"add these to HARNESS_LAYERS: {homeless}"
+
+
+def test_harness_rooms_import_only_downwards() -> None:
+    upwards = {f"{source} -> {target}": files for (source, target), files in _harness_edges().items()
+               if LEVEL[target] > LEVEL[source]}
+    assert not upwards, f"imports from a higher layer: {upwards}"
+
+
+def test_no_two_harness_rooms_import_each_other() -> None:
+    edges = _harness_edges()
+    both = sorted({tuple(sorted(pair)) for pair in edges if (pair[1], pair[0]) in edges})
+    assert not both, f"rooms that depend on each other: {[(a, b, edges[(a, b)], edges[(b, a)]) for a, b in both]}"

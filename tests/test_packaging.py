@@ -44,14 +44,14 @@ def test_installed_wheel_exports_outside_the_checkout(wheel: Path, tmp_path: Pat
     # -S keeps the checkout's editable install out of sys.path; dependencies come from this venv.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), sysconfig.get_paths()["purelib"],
                                                          sysconfig.get_paths()["platlib"]])}
-    code = ("import sys, schema; from harness.cli import main; "
+    code = ("import sys, schema; from harness.faces.cli import main; "
             "assert schema.__file__.startswith(sys.argv[1]), schema.__file__; "
             "sys.exit(main(['schema', 'export', '--format', 'openapi', '-o', 'openapi.json']))")
     done = subprocess.run([sys.executable, "-S", "-c", code, str(target)], cwd=tmp_path, env=env,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "openapi.json").read_text() == (ROOT / "schema" / "dist" / "openapi.json").read_text()
-    certify = ("import sys; from harness.cli import main; "
+    certify = ("import sys; from harness.faces.cli import main; "
                "sys.exit(main(['run', '--only', 'health', '--only', 'crypto', '--skip', 'crypto.groth16-proof', "
                "'--report-dir', 'out']))")
     done = subprocess.run([sys.executable, "-S", "-c", certify], cwd=tmp_path, env=env, capture_output=True, text=True)

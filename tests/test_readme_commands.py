@@ -102,8 +102,8 @@ def _stated(pattern: str) -> list[int]:
 
 def test_the_counts_the_readme_states_are_the_live_ones(contract) -> None:
     import harness.checks  # noqa: F401  (registers the catalogue)
-    from harness.checks.differential import scenario_cases
     from harness.core.registry import REGISTRY
+    from harness.differential.cases import scenario_cases
     from harness.report.coverage import clause_coverage
     from tests.harness.broken import all_variants
     from tests.harness.clause_map import proven_by_variants

@@ -1,15 +1,23 @@
 """Family `consistency`: answers of different methods about the same state agree with each other.
 
 Each check covers every discovered key its rule applies to, within its own request bound
-(`harness.checks.pages.Budget`), and counts what it compared. A live target moves: before a
+(`harness.judging.pages.Budget`), and counts what it compared. A live target moves: before a
 check fails on state discovery saw (an account, a balance), it reads again
-(`harness.checks.live_views`). Filtered and sliced lists are walked over several small pages,
+(`harness.judging.live`). Filtered and sliced lists are walked over several small pages,
 so a filter the target drops after the first page shows.
 """
 
 from __future__ import annotations
 
-from harness.checks.live_views import (
+from harness.context import Answer, CheckContext, describe
+from harness.core.failures import Skip
+from harness.core.model import Basis
+from harness.core.paths import member, result_value
+from harness.core.registry import answer_check, check
+from harness.differential.compare import differences, json_path
+from harness.discover import LIST_LIMIT
+from harness.judging.answers import state_value
+from harness.judging.live import (
     WHOLE_PAGES,
     SignatureLists,
     defer,
@@ -22,8 +30,8 @@ from harness.checks.live_views import (
     still_live,
     whole_list,
 )
-from harness.checks.pages import Budget, item_key, items_of, partly, shown, walk_pages
-from harness.checks.state_views import (
+from harness.judging.pages import Budget, item_key, items_of, partly, shown, walk_pages
+from harness.judging.state import (
     SLICE,
     balances_by_mint,
     compression_info,
@@ -37,14 +45,6 @@ from harness.checks.state_views import (
     token_sums,
     window,
 )
-from harness.checks.support import state_value
-from harness.core.failures import Skip
-from harness.core.model import Basis
-from harness.core.paths import member, result_value
-from harness.core.registry import answer_check, check
-from harness.differential.compare import differences, json_path
-from harness.discover import LIST_LIMIT
-from harness.engine.context import Answer, CheckContext, describe
 from ledger_crypto import b58encode
 
 REQUESTS = 400

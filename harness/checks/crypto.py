@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.context import Answer, CheckContext
 from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis
 from harness.core.paths import member, result_value
 from harness.core.registry import answer_check, check
-from harness.engine.context import Answer, CheckContext
 from harness.verify.addresses import address_taken_probes, address_tree, confirmed_taken, proof_problems, taken_inside
 from harness.verify.validity import Expected, Problem, element_problems, elements_of, key_int, root_agreement
 from harness.verify.values import (
@@ -26,13 +26,13 @@ from harness.verify.values import (
     bn_value,
     decoded_token,
     range_problems,
+    recomputed_hash,
     token_bytes_problems,
 )
 from ledger_crypto import (
     ROOT_HISTORY,
     TOKEN_DISCRIMINATOR,
     TOKEN_PROGRAM_ID,
-    account_hash,
     b58decode,
     b58encode,
     token_data_hash,
@@ -76,21 +76,6 @@ def defer_problems(ctx: CheckContext, problems: list[Problem], answer: Answer | 
         ctx.defer(CheckFailure(problem.title, expected=problem.expected, received=problem.received, answer=answer,
                                method=answer.method if answer else None, clauses=problem.clauses, basis=basis,
                                path=problem.path))
-
-
-def recomputed_hash(account: dict) -> bytes:
-    """The v1 account hash from the account's own fields; ValueError when a field is malformed."""
-    data = account.get("data")
-    has_data = isinstance(data, dict)
-    return account_hash(
-        owner=b58decode(account["owner"], length=32),
-        leaf_index=account["leafIndex"],
-        tree=b58decode(account["tree"], length=32),
-        lamports=account["lamports"],
-        address=b58decode(account["address"], length=32) if account.get("address") else None,
-        discriminator=data["discriminator"] if has_data else None,
-        data_hash=b58decode(data["dataHash"], length=32) if has_data else None,
-    )
 
 
 @answer_check("crypto.account-hash", clauses=("ledger-H1",), basis=Basis.LEDGER,

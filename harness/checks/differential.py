@@ -15,12 +15,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from cases.invariants import check_invariant
-from cases.loader import load_cases
-from harness.checks.schemas import wrong_member
-from harness.checks.support import outcome_path
+from harness.context import Answer, CheckContext, DifferenceFailure
 from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis
 from harness.core.registry import check
+from harness.differential.cases import scenario_cases
 from harness.differential.compare import differences
 from harness.differential.normalize import READINGS, normalize
 from harness.differential.replay import (
@@ -36,11 +35,12 @@ from harness.differential.replay import (
     walk,
 )
 from harness.differential.requests import generated_params
-from harness.engine.context import Answer, CheckContext, DifferenceFailure
+from harness.judging.answers import outcome_path
+from harness.judging.violations import wrong_member
 from harness.target import OMIT
 from schema import Clause, Method
 
-__all__ = ["case_basis", "each", "generated", "observe_tag", "replay_cases", "scenario_cases"]
+__all__ = ["case_basis", "each", "generated", "observe_tag", "replay_cases"]
 
 METHOD_ROWS = tuple(f"4.2-M{row}" for row in range(1, 20))
 ENVELOPE = frozenset({"jsonrpc", "id", "method", "params"})
@@ -83,12 +83,6 @@ def each(ctx: CheckContext, items: Iterable[Any], judge_one: Callable[[Any], lis
             ctx.defer(failure)
     if not judged:
         raise Skip("; ".join(skipped[:3]) or "nothing to compare")
-
-
-def scenario_cases(scenario: str) -> list:
-    """The golden cases recorded over `scenario` (a bundled name; a scenario file has none);
-    `ConfigError` for a case file that cannot be read."""
-    return [case for case in load_cases() if case.scenario == scenario]
 
 
 def _scenario_cases(ctx: CheckContext) -> list:

@@ -7,13 +7,13 @@ those checks rest on `Basis.JSON_RPC` (WARN in the spec profile).
 
 from __future__ import annotations
 
-from harness.checks.pages import shown
-from harness.checks.schemas import closest_violations, schema_document, violations_text
-from harness.checks.support import is_envelope
+from harness.context import Answer, CheckContext, describe
 from harness.core.model import Basis
 from harness.core.paths import BODY, HTTP_STATUS, from_pointer, member
 from harness.core.registry import answer_check, check
-from harness.engine.context import Answer, CheckContext, describe
+from harness.judging.answers import is_envelope
+from harness.judging.pages import shown
+from harness.judging.violations import closest_violations, schema_document, violations_text
 from harness.target import NOT_JSON, Exchange
 
 JSON_RPC = "2.0"

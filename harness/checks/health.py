@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from harness.checks.support import outcome_path
+from harness.context import CheckContext, describe
 from harness.core.failures import CheckFailure
 from harness.core.model import Basis, Status
 from harness.core.paths import BODY, member
 from harness.core.registry import check
-from harness.engine.context import CheckContext, describe
+from harness.judging.answers import outcome_path
 from schema.jsonio import dumps
 
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.checks.params import expect_refusal
-from harness.checks.samples import items_of, sample_params
-from harness.checks.support import outcome_path
+from harness.context import Answer, CheckContext, describe
 from harness.core.failures import Skip
 from harness.core.model import Basis
 from harness.core.paths import result_value
 from harness.core.registry import check
-from harness.engine.context import Answer, CheckContext, describe
+from harness.judging.answers import outcome_path
+from harness.judging.refusals import expect_refusal
+from harness.judging.samples import items_of, sample_params
 from harness.verify.addresses import address_tree
 from schema import Method
 

@@ -8,7 +8,7 @@ mapped back to the target's before comparing, lists are compared as sets where t
 their order free, and only what the mirror fully knows is compared (each check says what).
 
 A live target moves while it is checked: an owner whose list changed since discovery is asked
-again and skipped rather than reported (`harness.checks.mirror_compare.compare_owner`). Each check
+again and skipped rather than reported (`harness.mirror.compare.compare_owner`). Each check
 counts what it compared (accounts, lookups, balances, lists and their items): an owner with no
 accounts whose empty list matches the mirror's is one list compared, and a check that compared
 nothing ends SKIP.
@@ -20,8 +20,16 @@ import base64
 from collections.abc import Iterable
 from typing import Any
 
-from harness.checks.crypto import recomputed_hash
-from harness.checks.mirror_compare import (
+from harness.context import CheckContext
+from harness.core.failures import Skip
+from harness.core.model import Basis
+from harness.core.paths import BODY
+from harness.core.registry import check
+from harness.discover import LIST_LIMIT
+from harness.judging.answers import state_value
+from harness.judging.samples import fetch_all
+from harness.mirror import MirrorBuild
+from harness.mirror.compare import (
     KEYS_COMPARED,
     Findings,
     Mirror,
@@ -33,15 +41,6 @@ from harness.checks.mirror_compare import (
     pair,
     started_mirror,
 )
-from harness.checks.samples import fetch_all
-from harness.checks.support import state_value
-from harness.core.failures import Skip
-from harness.core.model import Basis
-from harness.core.paths import BODY
-from harness.core.registry import check
-from harness.discover import LIST_LIMIT
-from harness.engine.context import CheckContext
-from harness.mirror import MirrorBuild
 from harness.mirror.views import (
     account_view,
     differences,
@@ -49,6 +48,7 @@ from harness.mirror.views import (
     signature_view,
     token_view,
 )
+from harness.verify.values import recomputed_hash
 from ledger_crypto import b58encode
 
 ACCOUNTS_LOOKED_UP = 4

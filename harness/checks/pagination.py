@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import math
 
-from harness.checks.pages import Walk, item_key, items_of, partly, shown, walk_pages
-from harness.checks.samples import sample_params
-from harness.checks.support import outcome_path
+from harness.context import Answer, CheckContext, describe
 from harness.core.failures import Skip
 from harness.core.model import Basis
 from harness.core.paths import BODY, result_value
 from harness.core.registry import check
 from harness.discover import LIST_LIMIT
-from harness.engine.context import Answer, CheckContext, describe
+from harness.judging.answers import outcome_path
+from harness.judging.pages import Walk, item_key, items_of, partly, shown, walk_pages
+from harness.judging.samples import sample_params
 from schema import Method
 
 PAGE_SIZES = (1, 2, 3)

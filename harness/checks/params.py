@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.checks.samples import key_kind, sample_params_or_none
-from harness.checks.support import outcome_path
+from harness.context import Answer, CheckContext, describe
 from harness.core.failures import Skip
 from harness.core.model import Basis
-from harness.core.paths import member, result_value
+from harness.core.paths import result_value
 from harness.core.registry import check
-from harness.engine.context import Answer, CheckContext, describe
 from harness.generate import NoValidParams, drawn, invalid_base58, invalid_params, valid_params
+from harness.judging.answers import outcome_path
+from harness.judging.refusals import expect_refusal, formal_params
+from harness.judging.samples import key_kind
 from harness.target import OMIT
 from ledger_crypto import b58encode
 from schema import Method
@@ -27,31 +28,15 @@ from schema.jsonio import dumps
 GENERATED_PER_METHOD = 24
 """Contract-breaking params sent per method in a default run (seeded)."""
 VALID_PER_METHOD = 100
-PROVING_PER_RUN = {"getValidityProof": 12}
-"""Methods whose every valid request makes the target run its prover (0.3 to 1.6 s a proof on 2 cores):
-a dozen distinct seeded examples judge the same rule as a hundred, at a cost a vendor's prover can bear."""
 """Valid generated requests per method in a default run: each is judged by every answer check."""
+PROVING_PER_RUN = {"getValidityProof": 12}
+"""Methods whose every valid request makes the target run its prover: a dozen distinct seeded examples
+judge the same rule as a hundred, at a cost a vendor's prover can bear."""
 KEY_PARAMS = ("owner", "address", "hash", "delegate", "mint", "signature")
 """Params that take a base58 key."""
 VALID_BASIS = {"none": Basis.JSON_RPC}
 """What refusing valid generated params breaks, per params kind: `[]` and `{}` for a method that
 takes none are read as none by JSON-RPC 2.0 (the spec only says no params are sent); the spec otherwise."""
-
-
-def expect_refusal(ctx: CheckContext, answer: Answer, title: str, why: str = "", *, basis: Basis = Basis.SPEC,
-                   clauses: tuple[str, ...] = ()) -> None:
-    """The answer must be a JSON-RPC error: a result breaks the rule (`basis`); a 5xx, a transport
-    error or a body that is no JSON-RPC error is a JSON-RPC fault. `title` is fixed, `why` says
-    what was wrong with this request."""
-    why = f": {why}" if why else ""
-    if answer.has_result:
-        ctx.fail(f"{title} accepted", expected=f"a JSON-RPC error{why}", received=describe(answer), answer=answer,
-                 basis=basis, clauses=clauses, path=member("result"))
-    if answer.exchange.error or (answer.status or 0) >= 500 or answer.error is None:
-        ctx.fail(f"{title} not refused cleanly", expected=f"a JSON-RPC error object (not a 5xx, not a transport "
-                 f"error){why}", received=describe(answer), answer=answer, basis=Basis.JSON_RPC, clauses=clauses,
-                 path=outcome_path(answer))
-    ctx.examined("refusals")
 
 
 def _rule(method: Method, kind: str):
@@ -60,24 +45,6 @@ def _rule(method: Method, kind: str):
 
 def _rule_basis(rule) -> Basis:
     return Basis.SPEC if rule.source == "spec" else Basis.OBSERVED
-
-
-def _fresh(ctx: CheckContext, kind: str | None) -> str:
-    return b58encode(ctx.rng.randbytes(64)) if kind == "signatures" else ctx.fresh_pubkey()
-
-
-def formal_params(ctx: CheckContext, method: Method) -> Any:
-    """Params the contract accepts: discovered keys where there are some, else fresh keys.
-
-    For refusal checks, whose point is the one member they break, not whether the keys exist:
-    an empty ledger is tested as well as a full one.
-    """
-    params = sample_params_or_none(ctx, method)
-    if params is not None:
-        return params
-    if method.name == "getValidityProof":
-        return {"hashes": [ctx.fresh_pubkey()]}
-    return {name: _fresh(ctx, key_kind(method, name)) for name in method.required_params}
 
 
 @check("params.required", clauses=("4.1-R5",),

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.context import Answer, CheckContext
 from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis, Status
 from harness.core.paths import result_value
 from harness.core.registry import check
-from harness.engine.context import Answer, CheckContext
 from ledger_crypto import b58decode, b58encode
 from ledger_proofs.circuits import CIRCUITS, Circuit
 from ledger_proofs.verify import verify_compressed

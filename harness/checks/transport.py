@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.checks.samples import sample_params
-from harness.checks.schemas import reading_note
-from harness.checks.support import is_envelope
+from harness.context import Answer, CheckContext, describe
 from harness.core.failures import Skip
 from harness.core.model import Basis
 from harness.core.paths import BODY, HTTP_STATUS, header, member
 from harness.core.registry import answer_check, check
 from harness.differential.compare import differences, json_path
-from harness.engine.context import Answer, CheckContext, describe
+from harness.judging.answers import is_envelope
+from harness.judging.samples import sample_params
+from harness.judging.violations import reading_note
 from harness.target import NOT_JSON
 from schema import Method
 

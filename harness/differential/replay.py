@@ -30,11 +30,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from harness.context import Answer, CheckContext, DifferenceFailure, describe
 from harness.core.failures import Skip
 from harness.core.model import Basis
 from harness.differential.compare import Difference, differences, json_path, render
 from harness.differential.normalize import ALLOWED, NORMALIZERS, READING_MEMBERS, READINGS, comparable, normalize
-from harness.engine.context import Answer, CheckContext, DifferenceFailure, describe
 from harness.target import NOT_JSON, OMIT
 from schema import Contract, Method
 

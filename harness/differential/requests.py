@@ -20,10 +20,10 @@ import base64
 from collections.abc import Callable
 from typing import Any
 
-from harness.checks.samples import sample_params_or_none
+from harness.context import CheckContext
 from harness.differential.compare import canonical
 from harness.differential.replay import reference_items
-from harness.engine.context import CheckContext
+from harness.judging.samples import sample_params_or_none
 from harness.target import OMIT
 from ledger_crypto import b58encode
 from schema import Method

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.baseline import apply_baseline
+from harness.context import Answer, CheckContext, DifferenceFailure
+from harness.core.baseline import apply_baseline
 from harness.core.errors import PreconditionUnmet, TargetError
 from harness.core.failures import CheckFailure, Skip
 from harness.core.keys import Keys
@@ -22,7 +23,6 @@ from harness.core.model import BaselineEntry, Basis, CheckResult, Finding, Obser
 from harness.core.profile import Profile
 from harness.core.registry import REGISTRY, CheckSpec, Registry
 from harness.discover import discover
-from harness.engine.context import Answer, CheckContext, DifferenceFailure
 from harness.engine.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
 from harness.engine.shard import Shard
 from harness.target import NOT_JSON, Exchange, Target

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from harness.judging.pages import item_key
+
 __all__ = ["account_view", "differences", "item_view", "keyed", "signature_view", "token_view", "what_differs"]
 
 _STATES = {0: "initialized", 1: "frozen"}
@@ -54,17 +56,6 @@ def signature_view(item: Any, to_target: Mapping[str, str] | None = None) -> Any
 def keyed(views: Iterable[Any]) -> dict[str, Any]:
     """Views by identity: account hash, signature or mint."""
     return {item_key(view): view for view in views}
-
-
-def item_key(view: Any) -> str:
-    """A stable identity of a list item: account hash, signature, or mint of a balance."""
-    if isinstance(view, dict):
-        if isinstance(view.get("account"), dict):
-            return str(view["account"].get("hash"))
-        for key in ("hash", "signature", "mint"):
-            if key in view:
-                return str(view[key])
-    return repr(view)
 
 
 def differences(mirror: Mapping[str, Any], target: Mapping[str, Any]) -> list[str]:

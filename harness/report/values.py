@@ -8,26 +8,17 @@ Redaction is not done here: the engine has already redacted every value a report
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterator
-from enum import Enum
 from typing import Any
 
+from harness.core.values import REPLACEMENT, TOO_DEEP, clean, jsonable, writable
 from schema import jsonio
 
 __all__ = ["TOO_DEEP", "clean", "jsonable", "one_line", "pretty_json", "pretty_json_head", "xml_text"]
 
-REPLACEMENT = "\ufffd"
-_SURROGATES = re.compile("[\ud800-\udfff]")
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-TOO_DEEP = "<nested too deeply to report>"
-
-
-def clean(text: str) -> str:
-    """`text` with lone surrogates replaced by U+FFFD, so that it encodes as UTF-8."""
-    return _SURROGATES.sub(REPLACEMENT, text)
 
 
 def xml_text(value: object) -> str:
@@ -42,41 +33,6 @@ def one_line(value: object) -> str:
     """
     text = clean(str(value)).strip().replace("\r\n", "\n").replace("\n", " | ")
     return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
-
-
-def jsonable(value: Any, max_depth: int = jsonio.MAX_DEPTH) -> Any:
-    """A copy of `value` that `jsonio.dumps` accepts and `jsonio.loads` reads back: integers stay exact.
-
-    Strings lose only lone surrogates; bytes are decoded as UTF-8 with replacement; tuples
-    become lists and sets sorted lists; a non-finite float (only `1e400`-like input makes
-    one) becomes its name as a string; anything else becomes `str(value)`. Arrays and objects
-    nested deeper than `max_depth` are replaced by the string `TOO_DEEP`, so the rest survives.
-    """
-    value = _node(value)
-    if not isinstance(value, dict | list | tuple):
-        return value
-    if max_depth < 1:
-        return TOO_DEEP
-    if isinstance(value, dict):
-        return {clean(str(key)): jsonable(item, max_depth - 1) for key, item in value.items()}
-    return [jsonable(item, max_depth - 1) for item in value]
-
-
-def _node(value: Any) -> Any:
-    """One value made writable; a dict, list or tuple comes back as is, for the caller to walk."""
-    if isinstance(value, Enum):
-        value = value.value
-    if value is None or isinstance(value, bool | int | dict | list | tuple):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, str):
-        return clean(value)
-    if isinstance(value, bytes | bytearray):
-        return bytes(value).decode("utf-8", "replace")
-    if isinstance(value, set | frozenset):
-        return sorted(value, key=str)
-    return clean(str(value))
 
 
 def pretty_json(value: Any, indent: str = "  ") -> str:
@@ -99,7 +55,7 @@ def pretty_json_head(value: Any, limit: int | None, indent: str = "  ") -> tuple
 
 
 def _chunks(value: Any, indent: str, level: int) -> Iterator[str]:
-    value = _node(value)
+    value = writable(value)
     inner, outer = indent * (level + 1), indent * level
     if isinstance(value, dict | list | tuple) and level >= jsonio.MAX_DEPTH:
         yield jsonio.dumps(TOO_DEEP)

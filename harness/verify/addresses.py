@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.context import Answer, CheckContext
 from harness.core.paths import result_value
-from harness.engine.context import Answer, CheckContext
 from harness.verify.validity import Problem
 from ledger_crypto import HEIGHT, HIGHEST_ADDRESS_PLUS_ONE, NonInclusionProof, b58decode, verify_non_inclusion
 from schema.jsonio import dumps

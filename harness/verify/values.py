@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from ledger_crypto import FIELD_MODULUS, TokenDataFields, b58decode, b58encode, decode_token_data
+from ledger_crypto import FIELD_MODULUS, TokenDataFields, account_hash, b58decode, b58encode, decode_token_data
 from schema.jsonio import dumps
 
 __all__ = ["ACCOUNT_FIELDS", "ACCOUNT_KEYS", "U32_MAX", "U64_MAX", "bn_value", "decoded_token", "range_problems",
-           "token_bytes_problems"]
+           "recomputed_hash", "token_bytes_problems"]
 
 U64_MAX = 2**64 - 1
 U32_MAX = 2**32 - 1
@@ -183,3 +183,18 @@ def token_bytes_problems(account: dict, token: dict) -> list[str] | None:
         shown = None if held["tlv"] is None else base64.b64encode(held["tlv"]).decode()
         problems.append(f"tokenData.tlv = {dumps(token.get('tlv'))} but account.data.data holds {dumps(shown)}")
     return problems
+
+
+def recomputed_hash(account: dict) -> bytes:
+    """The v1 account hash from the account's own fields; ValueError when a field is malformed."""
+    data = account.get("data")
+    has_data = isinstance(data, dict)
+    return account_hash(
+        owner=b58decode(account["owner"], length=32),
+        leaf_index=account["leafIndex"],
+        tree=b58decode(account["tree"], length=32),
+        lamports=account["lamports"],
+        address=b58decode(account["address"], length=32) if account.get("address") else None,
+        discriminator=data["discriminator"] if has_data else None,
+        data_hash=b58decode(data["dataHash"], length=32) if has_data else None,
+    )

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cases import CASES_DIR
-from harness.cli import main
+from harness.faces.cli import main
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
+from harness.faces.cli import main
 from harness.report import write_json
 from schema import Contract, jsonio
 from tests.harness.report import samples

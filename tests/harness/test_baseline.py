@@ -10,7 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from rich.console import Console
 
-from harness.baseline import apply_baseline, load_baseline
+from harness.core.baseline import apply_baseline, load_baseline
 from harness.core.errors import ConfigError
 from harness.core.model import BaselineEntry, Basis, CheckResult, Finding, RunResult, Status
 from harness.report import SCHEMA_PATH, to_json

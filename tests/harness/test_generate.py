@@ -8,9 +8,9 @@ import pytest
 from hypothesis import strategies as st
 
 from harness import generate
-from harness.checks.samples import key_kind
 from harness.core.model import Basis
 from harness.generate import NoValidParams, drawn, invalid_params, valid_params
+from harness.judging.samples import key_kind
 from schema import Contract
 from schema.jsonio import dumps
 

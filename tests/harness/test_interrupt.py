@@ -54,7 +54,7 @@ def assert_interrupted_cleanly(done: Finished) -> dict[str, Any]:
 def test_signal_while_a_request_hangs_mid_check(tmp_path: Path, signum: int) -> None:
     """Protection: the runner's `except KeyboardInterrupt` (harness/engine/runner.py) around the whole
     run, with `_guarded` re-raising it and `Target` never swallowing it (it catches `Exception` only);
-    SIGTERM, what a CI timeout sends, is turned into the same interrupt (run_cli._terminate_as_interrupt).
+    SIGTERM, what a CI timeout sends, is turned into the same interrupt (harness.faces.run).
     Ctrl-C inside the HTTP client still gives the summary, the reports and exit 130, and the check that
     was cut short is SKIP, not PASS (CheckResult.incomplete)."""
     with serving(None) as upstream, proxied(upstream, "getIndexerHealth", hs.silent()) as proxy:

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 import harness.checks  # noqa: F401  (registers the catalogue)
+from harness.context import CheckContext
 from harness.core.keys import Keys
 from harness.core.model import RunResult, Status
 from harness.core.profile import PROFILES
 from harness.discover import discover
-from harness.engine.context import CheckContext
 from harness.engine.runner import RunConfig, run
 from harness.mirror import build_mirror
 from harness.target import Target

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.cli import main
+from harness.faces.cli import main
 
 CSI = Path(sys.executable).with_name("csi")
 

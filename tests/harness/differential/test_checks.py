@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.checks.differential import scenario_cases
 from harness.core.model import Basis, RunResult, Status
 from harness.core.profile import PROFILES
+from harness.differential.cases import scenario_cases
 from harness.differential.replay import ANSWER, CODE
 from harness.engine.runner import RunConfig, run
 from harness.target import Target

@@ -6,12 +6,12 @@ from pathlib import Path
 
 from cases.model import Case
 from harness.checks.differential import case_basis
+from harness.context import Answer, CheckContext
 from harness.core.keys import Keys
 from harness.core.model import Basis
 from harness.core.profile import PROFILES
 from harness.differential.normalize import comparable
 from harness.differential.replay import outcome, reading_gaps
-from harness.engine.context import Answer, CheckContext
 from harness.target import NOT_JSON, Exchange, Target
 from schema import Contract
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 import harness.checks  # noqa: F401  (registers the catalogue)
+from harness.context import CheckContext
 from harness.core.keys import Keys
 from harness.core.model import Basis, RunResult, Status
 from harness.core.profile import PROFILES
 from harness.differential.requests import generated_params
 from harness.discover import discover
-from harness.engine.context import CheckContext
 from harness.engine.runner import RunConfig, run
 from harness.report.json_report import to_json
 from harness.target import Target

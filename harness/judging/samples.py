@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.checks.pages import item_key, items_of, walk_pages
+from harness.context import CheckContext
 from harness.core.failures import Skip
-from harness.engine.context import CheckContext
+from harness.judging.pages import item_key, items_of, walk_pages
 from harness.target import OMIT
 from schema import Method
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from harness.checks.pages import Budget, Walk, item_key, partly, walk_pages
+from harness.context import Answer, CheckContext
 from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis
 from harness.discover import LIST_LIMIT
-from harness.engine.context import Answer, CheckContext
+from harness.judging.pages import Budget, Walk, item_key, partly, walk_pages
 
 __all__ = ["WHOLE_PAGES", "SignatureLists", "defer", "each", "keys_of", "listed", "listed_now", "read_twice",
            "small_walk", "still_live", "whole_list"]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from harness.context import Answer, CheckContext
 from harness.core.paths import BODY, member
-from harness.engine.context import Answer, CheckContext
 
 __all__ = ["is_envelope", "is_plain_error_body", "outcome_path", "state_value"]
 

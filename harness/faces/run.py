@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from harness.baseline import load_baseline
+from harness.core.baseline import load_baseline
 from harness.core.errors import UsageError
 from harness.core.keys import load_keys_file
 from harness.core.model import GATES as GATES_ORDER
@@ -182,7 +182,7 @@ def _merge(args: argparse.Namespace) -> int:
 
 def _config(args: argparse.Namespace, contract: Contract) -> RunConfig:
     """The run's configuration from its flags; every file it names is read here, before any server starts."""
-    from harness.checks.differential import scenario_cases
+    from harness.differential.cases import scenario_cases
 
     if (args.ledger_rpc or args.slots) and (not (args.ledger_rpc and args.slots) or args.scenario):
         raise UsageError("--ledger-rpc and --slots go together, and not with --scenario")

@@ -42,7 +42,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def run_arguments(config: pytest.Config) -> argparse.Namespace:
     """The plugin's options read by `csi run`'s own parser; a bad one is a pytest usage error."""
-    from harness.cli import build_parser
+    from harness.faces.cli import build_parser
 
     argv = ["run"]
     for flag in OPTIONS:
@@ -131,7 +131,7 @@ class VerdictFailed(Exception):
 
 
 def _gate(config: pytest.Config) -> Status:
-    from harness.run_cli import GATES
+    from harness.faces.run import GATES
 
     return GATES[run_arguments(config).fail_on]
 
@@ -158,7 +158,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     import harness.checks  # noqa: F401  (registers the catalogue)
     from harness.core.errors import CsiError
     from harness.core.registry import REGISTRY
-    from harness.run_cli import _config
+    from harness.faces.run import _config
     from schema import Contract
 
     args = run_arguments(config)
@@ -190,8 +190,8 @@ def _certify(config: pytest.Config) -> RunResult:
     import contextlib
 
     from harness.engine.runner import run
+    from harness.faces.run import _bundled_reference
     from harness.report import write_reports
-    from harness.run_cli import _bundled_reference
     from harness.target import Target
     from schema import Contract
 

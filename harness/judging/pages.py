@@ -16,9 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.engine.context import Answer, CheckContext
-from harness.mirror.views import item_key
-from harness.report.values import jsonable
+from harness.context import Answer, CheckContext
+from harness.core.values import jsonable
 from schema import Method, jsonio
 
 __all__ = ["Budget", "Walk", "item_key", "items_of", "partly", "shown", "walk_pages"]
@@ -28,6 +27,17 @@ def shown(value: Any, limit: int = 200) -> str:
     """`value` as JSON for a message (never Python repr), cut at `limit` characters."""
     text = jsonio.dumps(jsonable(value))
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def item_key(view: Any) -> str:
+    """A stable identity of a list item: account hash, signature, or mint of a balance."""
+    if isinstance(view, dict):
+        if isinstance(view.get("account"), dict):
+            return str(view["account"].get("hash"))
+        for key in ("hash", "signature", "mint"):
+            if key in view:
+                return str(view[key])
+    return repr(view)
 
 
 def items_of(method: Method, value: Any) -> list | None:

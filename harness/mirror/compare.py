@@ -16,14 +16,14 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from harness.checks.samples import fetch_all, item_key, items_of
+from harness.context import Answer, CheckContext, DifferenceFailure
 from harness.core.failures import Skip
 from harness.core.model import Basis
 from harness.core.paths import BODY, result_value
 from harness.differential.compare import differences as body_differences
 from harness.differential.compare import json_path
 from harness.discover import LIST_LIMIT
-from harness.engine.context import Answer, CheckContext, DifferenceFailure
+from harness.judging.samples import fetch_all, item_key, items_of
 from harness.mirror import MirrorBuild, MirrorSession, build_mirror
 from harness.mirror.views import differences, keyed, what_differs
 
