@@ -24,6 +24,7 @@ from reference_server.options import ServerOptions
 from reference_server.scenario import load_scenario
 from schema import Contract
 from schema.errors import ConfigError
+from schema.files import write_atomic
 from schema.jsonio import dumps, loads
 
 __all__ = ["Reference", "fill", "fill_files"]
@@ -85,6 +86,6 @@ def fill_files(root: Path = CASES_DIR, *, method: str | None = None) -> tuple[in
     for case in filled:
         text = write_case(case)
         if case.path.read_text(encoding="utf-8") != text:
-            case.path.write_text(text, encoding="utf-8")
+            write_atomic(case.path, text)
             changed.append(case.path)
     return len(filled), changed

@@ -4,7 +4,8 @@ The API key travels in the query string (§5), so it turns up wherever a URL doe
 messages from the HTTP stack, redirect locations, servers that echo the request line. A
 `Redactor` replaces every spelling of each secret a peer or a library may produce (raw,
 percent-encoded with either hex case, form-encoded, encoded twice, JSON-escaped) with
-`REDACTED`, and `url()` also blanks any `api-key` query value, known or not.
+`REDACTED`, and `url()` also blanks what `schema.redaction.redact_url` does: any key-like query
+value and any URL's user part, known or not.
 """
 
 from __future__ import annotations
@@ -14,11 +15,9 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote, quote_plus
 
+from schema.redaction import REDACTED, redact_url
+
 __all__ = ["REDACTED", "Redactor"]
-
-REDACTED = "REDACTED"
-
-_API_KEY_PARAM = re.compile(r"(?i)(api-key=)[^&#\s'\"]+")
 
 
 def _spellings(secret: str) -> set[str]:
@@ -52,5 +51,6 @@ class Redactor:
         return self._bytes.sub(REDACTED.encode(), b) if self._bytes else b
 
     def url(self, u: str) -> str:
-        """`u` with the secrets replaced and any `api-key` query value blanked, even one not ours."""
-        return _API_KEY_PARAM.sub(r"\g<1>" + REDACTED, self.text(u))
+        """`u` with the secrets replaced, and any key-like query value and user part blanked, even ones
+        not ours."""
+        return redact_url(self.text(u))

@@ -7,8 +7,8 @@ it. New addresses are proven absent this way before they are created.
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Iterable
+from bisect import bisect_left, insort
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -87,6 +87,8 @@ class AddressTree(SparseMerkleTree):
         self._next_values: list[int] = []
         self._sorted: list[int] = []
         self._index_of: dict[int, int] = {}
+        self._holes: set[int] = set()
+        """Positions `write_elements` passed over: zero leaves that hold no value."""
         self._append_element(0, 0, 0)
         self._sorted.append(0)
         self._index_of[0] = 0
@@ -185,6 +187,75 @@ class AddressTree(SparseMerkleTree):
         old.sort()
         self._index_of.update(new_index)
         return [new_index[v] for v in batch]
+
+    def write_elements(self, elements: Sequence[tuple[int, tuple[int, int, int]]], *, seq: int) -> int:
+        """Set elements at given indices, in order, and take the tree's seq as given.
+
+        For a ledger that reads the address tree from the chain's indexed-tree events instead of
+        inserting values itself. A later element at the same index replaces an earlier one. An
+        index past the end extends the tree; positions between that were never written hold
+        zero and no value (they are in no range of a non-inclusion proof). Leaves are each
+        element's `element_leaf`, written in one pass; seq is as in `StateTree.write_leaves`.
+        Nothing changes if an element is rejected (a value out of range, or one another index
+        would hold too: AddressExistsError). Returns the tree's seq.
+        """
+        batch = [(index, AddressElement(*element)) for index, element in elements]
+        for index, element in batch:
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < self.capacity:
+                raise IndexError(f"element index {index!r} outside a tree of {self.capacity} leaves")
+            if not all(type(v) is int for v in element):
+                raise ValueError(f"element {index}: value, next index and next value must be integers")
+            if not (0 <= element.value < _VALUE_BOUND and 0 <= element.next_value < _VALUE_BOUND
+                    and 0 <= element.next_index < self.capacity):
+                raise ValueError(f"element {index}: value, next value or next index out of range")
+        owners = self._owners_after(batch)
+        final = dict(batch)
+        for value, owner in owners.items():
+            before = self._index_of.get(value)
+            if owner is None and before is not None:
+                del self._index_of[value]
+                del self._sorted[bisect_left(self._sorted, value)]
+            elif owner is not None:
+                if before is None:
+                    insort(self._sorted, value)
+                self._index_of[value] = owner
+        for position in range(len(self._values), max(final, default=-1) + 1):
+            self._holes.add(position)
+            self._values.append(0)
+            self._next_indices.append(0)
+            self._next_values.append(0)
+        for index, element in final.items():
+            self._holes.discard(index)
+            self._values[index], self._next_indices[index], self._next_values[index] = element
+        leaves = poseidon_many([_element_row(*element) for element in final.values()])
+        return self._write_at(dict(zip(final, leaves, strict=True)), seq)
+
+    def _owners_after(self, batch: Sequence[tuple[int, AddressElement]]) -> dict[int, int | None]:
+        """The index owning each value the batch touches once it is applied (None: no index);
+        AddressExistsError, before any change, when a value would be held by two indices."""
+        owners: dict[int, int | None] = {}
+        held: dict[int, int | None] = {}
+
+        def owner(value: int) -> int | None:
+            return owners[value] if value in owners else self._index_of.get(value)
+
+        for index, element in batch:
+            if index in held:
+                old = held[index]
+            elif index < len(self._values) and index not in self._holes:
+                old = self._values[index]
+            else:
+                old = None
+            if old is not None and old != element.value and owner(old) == index:
+                owners[old] = None
+            current = owner(element.value)
+            if current != index:
+                if current is not None:
+                    raise AddressExistsError(f"address value {element.value} is already element {current}, "
+                                             f"it cannot also be element {index}")
+                owners[element.value] = index
+            held[index] = element.value
+        return owners
 
     def _position(self, value: int) -> int:
         """Position of ``value`` in the sorted values; raises if it is already there."""

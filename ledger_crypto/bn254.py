@@ -9,8 +9,8 @@ arkworks' order: an Fp element compared as an integer, an Fp2 element by c1 firs
 Points are plain affine integers: G1 `(x, y)`, G2 `((x_c0, x_c1), (y_c0, y_c1))` over
 Fp2 = Fp[u]/(u² + 1), and `None` for infinity. Constants and generators come from py_ecc. Written
 here is what it lacks: the flag conventions, the Fp2 square root, and a fixed-base table that
-makes a scalar multiplication cheap enough to run on every getValidityProof request (py_ecc
-takes about 7 ms on G1 and 32 ms on G2; with the table, 0.1 ms and 0.4 ms).
+makes a scalar multiplication cheap enough to run on every getValidityProof request (figures
+against py_ecc's own in benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -40,6 +40,9 @@ __all__ = [
     "fp2_inverse",
     "fp2_mul",
     "fp2_power",
+    "in_g2_subgroup",
+    "multiply_g1_generator",
+    "multiply_g2_generator",
     "twist_frobenius",
 ]
 
@@ -184,8 +187,8 @@ _DIGITS = (1 << _WINDOW) - 1
 def _table(f: _Field, base: tuple) -> tuple[tuple[tuple, ...], ...]:
     """Row w holds j·2^(8w)·base for j = 1..255, affine: 32 rows cover every scalar below 2^256.
 
-    Built once, one field inversion per row (about 0.1 s for G1 and 0.3 s for G2); a
-    multiplication then takes at most 32 mixed additions.
+    Built once, one field inversion per row; a multiplication then takes at most 32 mixed
+    additions.
     """
     rows = []
     for _ in range(_ROWS):
@@ -221,6 +224,16 @@ def _fixed_multiply(f: _Field, base: tuple, k: int) -> tuple | None:
         if digit:
             acc = _add_affine(f, acc, table[w][digit - 1])
     return _to_affine(f, acc)
+
+
+def multiply_g1_generator(k: int) -> G1Point:
+    """k·G1, from the generator's table (built on the first call): cheap enough for every request."""
+    return _fixed_multiply(_FP, G1_GENERATOR, k)
+
+
+def multiply_g2_generator(k: int) -> G2Point:
+    """k·G2, from the generator's table (built on the first call): cheap enough for every request."""
+    return _fixed_multiply(_FP2, G2_GENERATOR, k)
 
 
 def fp2_power(a: Fp2, e: int) -> Fp2:
@@ -277,7 +290,7 @@ def twist_frobenius(point: tuple[Fp2, Fp2]) -> tuple[Fp2, Fp2]:
     return fp2_mul((x0, -x1 % P), _PSI_X), fp2_mul((y0, -y1 % P), _PSI_Y)
 
 
-def _in_g2(point: tuple[Fp2, Fp2]) -> bool:
+def in_g2_subgroup(point: tuple[Fp2, Fp2]) -> bool:
     """Whether a point of the twist is in G2, the subgroup of order r: ψ(Q) = [6x²]Q.
 
     ψ is the twist's Frobenius endomorphism, (x̄·ξ^((p−1)/3), ȳ·ξ^((p−1)/2)) with ξ = 9 + u; on

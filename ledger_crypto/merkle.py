@@ -8,7 +8,7 @@ cyclic root history, because proofs name their root by ``seq % ROOT_HISTORY``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from light_poseidon_python import Hasher
 
@@ -82,10 +82,11 @@ class SparseMerkleTree:
     """Append-position merkle tree with zero defaults, sequence number and root history.
 
     Single operations are exact: each adds 1 to ``seq`` and records its root. Bulk
-    operations (``_bulk_write``) hash every dirty node once, add their operation count
-    to ``seq`` and record only the final root; the history slots of the skipped
-    sequence numbers are cleared, so ``history_root`` never returns a root the tree did
-    not have at that sequence number.
+    operations (``append_many``, ``write_many``, ``insert_many``) hash every dirty node
+    once, add their operation count to ``seq`` and record only the final root; the history
+    slots of the skipped sequence numbers are cleared, so ``history_root`` never returns a
+    root the tree did not have at that sequence number. ``StateTree.write_leaves`` and
+    ``AddressTree.write_elements`` are for a ledger told positions and seq, not deriving them.
     """
 
     def __init__(self, *, height: int = HEIGHT, history_size: int = ROOT_HISTORY) -> None:
@@ -201,6 +202,31 @@ class SparseMerkleTree:
         if operations:
             self._advance(operations)
 
+    def _write_at(self, leaves: Mapping[int, bytes], seq: int) -> int:
+        """Write leaves at any indices (positions between never written hold zero), then take
+        ``seq`` as the tree's seq when it is higher, recording the root at the tree's seq."""
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise ValueError(f"seq must be an integer, got {seq!r}")
+        for index in leaves:
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise ValueError(f"leaf index must be an integer, got {index!r}")
+            if not 0 <= index < self.capacity:
+                raise IndexError(f"leaf index {index} outside a tree of {self.capacity} leaves")
+        start = len(self._levels[0])
+        updates = {i: leaf for i, leaf in leaves.items() if i < start}
+        appends: list[bytes] = []
+        if len(updates) < len(leaves):
+            appends = [_ZERO32] * (max(leaves) + 1 - start)
+            for i, leaf in leaves.items():
+                if i >= start:
+                    appends[i - start] = leaf
+        self._bulk_write(updates, appends, 0)
+        if seq > self._seq:
+            self._advance(seq - self._seq)
+        else:
+            self._history[self._seq % len(self._history)] = self._root
+        return self._seq
+
     def _rehash(self, dirty: Iterable[int]) -> None:
         """Recompute the ancestors of ``dirty`` (ascending leaf indices) per level."""
         hash_hex = _HASHER2.hash_bytes_be
@@ -309,6 +335,17 @@ class StateTree(SparseMerkleTree):
                 updates[index] = _ZERO32
         self._bulk_write(updates, batch, len(batch) + len(indices))
         return self._seq
+
+    def write_leaves(self, leaves: Mapping[int, bytes], *, seq: int) -> int:
+        """Write leaves at given indices and take the tree's seq as given, hashing each dirty node once.
+
+        For a ledger that reads leaf positions and sequence numbers from the chain instead of
+        deriving them. An index past the end extends the tree; positions between that were never
+        written hold zero. The tree's seq becomes ``seq`` when that is higher (the history slots
+        skipped are cleared) and stays otherwise; either way the new root is recorded at the
+        tree's seq. Nothing changes if a leaf or an index is rejected. Returns the tree's seq.
+        """
+        return self._write_at(leaves, seq)
 
     def nullify_many(self, leaf_indices: Iterable[int]) -> int:
         """Zero many existing leaves in one pass (one operation each); returns the new seq."""

@@ -2,13 +2,13 @@
 
 `decode` turns a `getTransaction` / `getBlock` result into accounts and instruction groups
 (solders), `recognize` finds the instruction groups that carry state, `events` reads their borsh
-events, `apply` turns them into plain ledger changes (`LedgerTransaction`), and `sources` reads
+events, `changes` turns them into plain ledger changes (`LedgerTransaction`), and `sources` reads
 them from files, folders or a Solana JSON-RPC endpoint. Nothing here knows the reference
 server: it takes the changes and applies them (`reference_server.ledger_native`).
 Facts: ../shared/design/ledger-native.md.
 """
 
-from ledger_ingest.apply import (
+from ledger_ingest.changes import (
     AddressUpdate,
     LedgerTransaction,
     Nullification,

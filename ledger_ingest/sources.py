@@ -8,27 +8,28 @@ same slot (single transactions from files) stay in the order given.
 Fetching is bounded (at most `MAX_SLOTS` slots a slice, `MAX_RESPONSE_BYTES` an answer, a few
 retries with back-off), resumable (each block is kept in a cache folder as it arrives, and a
 second run fetches only what is missing) and shows its progress. The endpoint's key never appears
-in any message: `redact_url` replaces it.
+in any message: `redact_url` (`schema.redaction`, the kit's one) replaces it.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
 
-from ledger_ingest.apply import LedgerTransaction, transaction_changes
+from ledger_ingest.changes import LedgerTransaction, transaction_changes
 from ledger_ingest.decode import IngestError, decode_transaction
 from schema.errors import JsonError
+from schema.files import write_atomic
 from schema.jsonio import dumps, loads
+from schema.redaction import redact_url
+from schema.retry_after import parse_retry_after
 
 __all__ = [
     "MAX_RESPONSE_BYTES",
@@ -52,7 +53,6 @@ SKIPPED_CODES = frozenset({-32007, -32009})
 """getBlock errors meaning the slot has no block: skipped, or missing from long-term storage."""
 RETRY_CODES = frozenset({-32004, -32014, -32016})
 """getBlock errors meaning the block is not available yet: asked again after a pause."""
-_SECRET_PARAMS = frozenset({"api-key", "api_key", "apikey", "key", "token", "access_token"})
 _SKIP_SUFFIXES = frozenset({".md", ".txt", ".rst", ".yaml", ".yml"})
 
 
@@ -89,21 +89,6 @@ def parse_slots(text: str, *, limit: int = MAX_SLOTS) -> SlotRange:
     if last - first + 1 > limit:
         raise ValueError(f"slots {text!r} span {last - first + 1} slots; at most {limit} a run")
     return SlotRange(first, last)
-
-
-def redact_url(url: str) -> str:
-    """The URL with the value of any key-like query parameter (`api-key`, …) replaced by REDACTED,
-    and any password of its user part hidden."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable URL>"
-    query = [(name, "REDACTED" if name.lower() in _SECRET_PARAMS else value)
-             for name, value in parse_qsl(parts.query, keep_blank_values=True)]
-    netloc = parts.netloc
-    if "@" in netloc:
-        netloc = "REDACTED@" + netloc.rsplit("@", 1)[1]
-    return urlunsplit((parts.scheme, netloc, parts.path, urlencode(query, safe="REDACTED"), parts.fragment))
 
 
 # --------------------------------------------------------------------------- files
@@ -245,11 +230,7 @@ class _Rpc:
                 if size > MAX_RESPONSE_BYTES:
                     raise IngestError(f"an answer is larger than {MAX_RESPONSE_BYTES} bytes", source=self.shown)
                 chunks.append(chunk)
-            retry = response.headers.get("retry-after")
-            try:
-                retry_after = float(retry) if retry else None
-            except ValueError:
-                retry_after = None
+            retry_after = parse_retry_after(response.headers.get("retry-after"))
             return response.status_code, b"".join(chunks).decode("utf-8", "replace"), retry_after
 
 
@@ -279,11 +260,10 @@ def fetch_blocks(url: str, slots: SlotRange, *, cache_dir: Path | None = None,
                               source=f"slots {slots} from {rpc.shown}")
         wanted = sorted(set(listed))
         blocks: list[Block] = []
-        fetched = cached = skipped = transactions = 0
+        cached = skipped = transactions = 0
         for number, slot in enumerate(wanted, 1):
             result, from_cache = _block_result(rpc, slot, cache_dir, commitment)
             cached += from_cache
-            fetched += not from_cache
             if result is None:
                 skipped += 1
             else:
@@ -319,16 +299,6 @@ def _block_result(rpc: _Rpc, slot: int, cache_dir: Path | None, commitment: str)
     if error is None and not isinstance(result, dict):
         raise IngestError("getBlock answered no block", source=f"slot {slot} from {rpc.shown}")
     if cache_dir is not None:
-        _write_atomic(cache_dir / (f"{slot}.skipped" if error is not None else f"{slot}.json"),
-                      "" if error is not None else dumps(result))
+        write_atomic(cache_dir / (f"{slot}.skipped" if error is not None else f"{slot}.json"),
+                     "" if error is not None else dumps(result))
     return (None if error is not None else result), False
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
-
-
-def slots_of(blocks: Iterable[Block]) -> list[int]:
-    return [block.slot for block in blocks]

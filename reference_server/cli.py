@@ -4,8 +4,10 @@ mock indexer, and its ledgers as files."""
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import re
+import socket
 import sys
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from reference_server.ingest import ingest_source
 from reference_server.options import ServerOptions
 from reference_server.prover import PROVER_CHOICES, start_prover
 from reference_server.scenario import load_scenario
-from reference_server.serve import serve
+from reference_server.serve import base_url, bind, serve
 from reference_server.wiring import app_for
 from schema.errors import UsageError
 
@@ -35,7 +37,8 @@ def _rate(text: str) -> float:
 def register(subparsers: argparse._SubParsersAction) -> None:
     serve_parser = subparsers.add_parser("serve", help="run the reference indexer (a local mock indexer)")
     serve_parser.add_argument("--host", default="127.0.0.1")
-    serve_parser.add_argument("--port", type=int, default=8784)
+    serve_parser.add_argument("--port", type=int, default=8784,
+                              help="1-65535 (default 8784); 0 for a free port, named in the start-up line")
     serve_parser.add_argument("--scenario", default="default", help="bundled scenario name or a scenario file")
     _add_ledger_source(serve_parser)
     serve_parser.add_argument("--api-key", help="refuse requests without ?api-key=KEY (HTTP 401)")
@@ -67,21 +70,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    """Check the options, bind the port, load the ledger, start the prover, then announce the address
+    really served: a busy port fails at once, before a slow ledger or prover start."""
     if args.prover_url and args.prover:
         raise UsageError("give --prover or --prover-url, not both")
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port} is not a port: give 1-65535, or 0 for a free one")
     source = _ledger_source(args)
-    if source is not None:
-        built = ingest_source(source)
-        ledger, what = built.ledger, f"{built.source} ({len(built.ledger.transactions)} transactions)"
-    else:
-        ledger, what = load_scenario(args.scenario), f"scenario {args.scenario!r}"
-    prover_url = args.prover_url or start_prover(args.prover, say=lambda line: print(f"csi serve: {line}",
-                                                                                     file=sys.stderr))
-    options = ServerOptions(api_key=args.api_key, rate_limit=args.rate_limit, max_stale_slots=args.max_stale_slots,
-                            prover_url=prover_url, proof_form=args.profile)
-    print(f"csi serve: {what} on http://{args.host}:{args.port}/", file=sys.stderr)
-    serve(app_for(ledger, options), host=args.host, port=args.port)
+    sock = _bind(args.host, args.port)
+    try:
+        if source is not None:
+            built = ingest_source(source)
+            ledger, what = built.ledger, f"{built.source} ({len(built.ledger.transactions)} transactions)"
+        else:
+            ledger, what = load_scenario(args.scenario), f"scenario {args.scenario!r}"
+        prover_url = args.prover_url or start_prover(args.prover, say=lambda line: print(f"csi serve: {line}",
+                                                                                         file=sys.stderr))
+        options = ServerOptions(api_key=args.api_key, rate_limit=args.rate_limit,
+                                max_stale_slots=args.max_stale_slots, prover_url=prover_url, proof_form=args.profile)
+        sock.listen()  # connections made on reading the announcement wait in the backlog until uvicorn takes them
+        print(f"csi serve: {what} on {base_url(args.host, sock.getsockname()[1])}/", file=sys.stderr, flush=True)
+    except BaseException:
+        sock.close()
+        raise
+    serve(app_for(ledger, options), host=args.host, sock=sock)
     return 0
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """The server's socket, bound; a port in use or a host that cannot be bound is a usage error."""
+    try:
+        return bind(host, port)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise UsageError(f"port {port} on {host} is already in use: stop what listens there, or give another "
+                             "--port (0 for a free one)") from None
+        reason = exc.strerror or str(exc)
+        raise UsageError(f"cannot listen on {host} port {port}: {reason}") from None
 
 
 def _generate(args: argparse.Namespace) -> int:

@@ -11,7 +11,6 @@ answers them, and prover inputs are 32-byte `0x`-hex as the prover takes them (l
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from ledger_crypto import AddressTree, StateTree, b58encode, element_leaf
 from reference_server.ledger import Account, Ledger, TokenBalanceChange, Transaction
 from reference_server.methods.shapes import account_json, token_json
 from reference_server.scenario import Scenario, open_scenario
+from schema.files import write_atomic
 from schema.jsonio import dumps
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_SCHEMA_PATH", "export_document", "export_scenario", "write_export"]
@@ -59,15 +59,7 @@ def export_document(scenario: Scenario) -> dict[str, Any]:
 def write_export(document: dict[str, Any], path: Path) -> None:
     """Write the export atomically (a reader never sees half a file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with temporary.open("w", encoding="utf-8") as out:
-            out.write(dumps(document))
-            out.write("\n")
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    write_atomic(path, dumps(document) + "\n")
 
 
 def _tree(key: bytes, tree: StateTree) -> dict[str, Any]:

@@ -77,7 +77,7 @@ def ingest_source(source: Mapping[str, Any], *, progress: Callable[..., None] | 
             paths: Sequence[Any] = source["transactions"]
             if isinstance(paths, str | Path) or not paths:
                 raise ConfigError(f"{label}: give a list of files or folders")
-            blocks = read_paths([Path(p) for p in paths])
+            blocks = _read_each(paths)
         else:
             raise ConfigError(f"a ledger source names `transactions` or `rpc` and `slots`, got {sorted(source)}")
         ledger = ledger_from_blocks(blocks)
@@ -86,6 +86,19 @@ def ingest_source(source: Mapping[str, Any], *, progress: Callable[..., None] | 
             raise
         raise ConfigError(str(exc) if isinstance(exc, IngestError) else f"{label}: {exc}") from None
     return Scenario(ledger, label)
+
+
+def _read_each(paths: Sequence[Any]) -> list[Block]:
+    """The blocks of every path, in slot order then the order given (as `read_paths`); a folder that holds
+    no file to read is an error naming it, not an empty ledger served without a word."""
+    blocks: list[Block] = []
+    for given in paths:
+        found = read_paths([Path(given)])
+        if not found and Path(given).is_dir():
+            raise ConfigError(f"{given}: no transaction or block file in this folder (it is empty, or holds only "
+                              "hidden files and notes such as .md, .txt or .yaml, which are not read)")
+        blocks.extend(found)
+    return sorted(blocks, key=lambda block: block.slot)
 
 
 def slice_keys(ledger: NativeLedger) -> dict[str, list[str]]:

@@ -159,6 +159,8 @@ class Transaction:
     closed: tuple[bytes, ...] = ()
     pre_token_balances: tuple[TokenBalanceChange, ...] = ()
     post_token_balances: tuple[TokenBalanceChange, ...] = ()
+    uses_compression: bool = True
+    """False for a real non-voting transaction that never touched compression: it has no compression info."""
 
     @property
     def key(self) -> SignatureKey:

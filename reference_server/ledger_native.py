@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from ledger_crypto import (
     FIELD_MODULUS,
     HEIGHT,
+    AddressElement,
     AddressTree,
-    SparseMerkleTree,
     StateTree,
     b58encode,
     element_leaf,
@@ -48,27 +48,6 @@ _CAPACITY = 1 << HEIGHT
 _ADDRESS_BOUND = 2**248
 
 
-def _write_positions(tree: SparseMerkleTree, leaves: dict[int, bytes]) -> None:
-    """Write leaves at any positions, positions never written before holding zero."""
-    start = tree.next_index
-    updates = {i: leaf for i, leaf in leaves.items() if i < start}
-    appends: list[bytes] = []
-    if any(i >= start for i in leaves):
-        appends = [_ZERO] * (max(leaves) + 1 - start)
-        for i, leaf in leaves.items():
-            if i >= start:
-                appends[i - start] = leaf
-    tree._bulk_write(updates, appends, 0)
-
-
-def _settle_seq(tree: SparseMerkleTree, seq: int) -> None:
-    """The tree's seq becomes the highest leaf seq seen; its root is recorded at that seq."""
-    if seq > tree._seq:
-        tree._advance(seq - tree._seq)
-    else:
-        tree._history[tree._seq % len(tree._history)] = tree._root
-
-
 class NativeStateTree(StateTree):
     """A state tree whose leaves are written at given indices with given seqs."""
 
@@ -79,15 +58,13 @@ class NativeStateTree(StateTree):
     def write_facts(self, writes: Sequence[tuple[int, bytes, int]]) -> None:
         """Apply (leaf index, leaf, seq) writes in order; a write older than the leaf's seq is ignored."""
         final: dict[int, bytes] = {}
-        top = self._seq
+        top = self.seq
         for index, leaf, seq in writes:
             if seq >= self.leaf_seqs.get(index, -1):
                 self.leaf_seqs[index] = seq
                 final[index] = leaf
                 top = max(top, seq)
-        if final:
-            _write_positions(self, final)
-        _settle_seq(self, top)
+        self.write_leaves(final, seq=top)
 
 
 class NativeAddressTree(AddressTree):
@@ -100,42 +77,18 @@ class NativeAddressTree(AddressTree):
     def __init__(self) -> None:
         super().__init__()
         self.leaf_seqs: dict[int, int] = {}
-        self._holes: set[int] = set()
-
-    def element_owner(self, value: int) -> int | None:
-        return self._index_of.get(value)
 
     def write_facts(self, updates: Sequence[AddressUpdate]) -> None:
-        final: dict[int, bytes] = {}
-        top = self._seq
+        """Apply the events' elements in order; one older than its index's seq is ignored."""
+        elements: list[tuple[int, AddressElement]] = []
+        top = self.seq
         for update in updates:
             if update.seq < self.leaf_seqs.get(update.index, -1):
                 continue
             self.leaf_seqs[update.index] = update.seq
             top = max(top, update.seq)
-            self._set_element(update.index, update.value, update.next_index, update.next_value)
-            final[update.index] = update.hash
-        if final:
-            _write_positions(self, final)
-        _settle_seq(self, top)
-
-    def _set_element(self, index: int, value: int, next_index: int, next_value: int) -> None:
-        while len(self._values) <= index:  # a hole: a position this ledger never saw written
-            self._holes.add(len(self._values))
-            self._values.append(0)
-            self._next_indices.append(0)
-            self._next_values.append(0)
-        if index in self._holes:
-            self._holes.discard(index)
-        elif self._values[index] != value:
-            old = self._values[index]
-            if self._index_of.get(old) == index:
-                del self._index_of[old]
-                self._sorted.remove(old)
-        if self._index_of.get(value) != index:
-            self._index_of[value] = index
-            self._sorted.insert(self._position(value), value)
-        self._values[index], self._next_indices[index], self._next_values[index] = value, next_index, next_value
+            elements.append((update.index, AddressElement(update.value, update.next_index, update.next_value)))
+        self.write_elements(elements, seq=top)
 
 
 @dataclass
@@ -285,4 +238,5 @@ class NativeLedger(Ledger):
             tuple(a.hash for a in opened), tuple(a.hash for a in closing),
             tuple(_balance_change(a) for a in closing if a.token is not None),
             tuple(_balance_change(a) for a in opened if a.token is not None),
+            tx.uses_compression,
         )

@@ -29,8 +29,8 @@ class ServerOptions:
     dispatch_in_threads: bool | None = None
     """Answer each request in a worker thread, which a dispatcher that can block needs (one that
     waits on a prover). None: only when `prover_url` is set. The methods are CPU-bound Python, so
-    threads add no parallelism, only a hand-off per request; answering on the event loop is about
-    1.6 times faster."""
+    threads add no parallelism, only a hand-off per request, and answering on the event loop is
+    faster (benchmarks/README.md, "Targets missed at first")."""
 
     @property
     def threads(self) -> bool:

@@ -180,7 +180,7 @@ class HttpProver:
 
     Every failure becomes a `ProverError` whose message says what went wrong and where. Proofs are
     kept by request body (the last 512): the same roots, leaves and paths get the same proof back
-    at once instead of a second of proving; any change of state changes a root, so the body.
+    at once instead of being proven again; any change of state changes a root, so the body.
     """
 
     def __init__(self, url: str, *, timeout: float = 30.0) -> None:

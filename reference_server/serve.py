@@ -17,7 +17,7 @@ from typing import Any
 
 import uvicorn
 
-__all__ = ["running_server", "serve"]
+__all__ = ["base_url", "bind", "running_server", "serve"]
 
 STARTUP_TIMEOUT = 10.0
 SHUTDOWN_TIMEOUT = 5.0
@@ -39,12 +39,33 @@ def _config(app: Any, host: str, port: int) -> uvicorn.Config:
     )
 
 
-def serve(app: Any, *, host: str = "127.0.0.1", port: int = 8784) -> None:
-    """Serve `app` until interrupted (Ctrl-C or SIGTERM)."""
-    uvicorn.Server(_config(app, host, port)).run()
+def bind(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to (host, port), not yet listening; port 0 picks a free port.
+
+    Binding comes before anything slow (a ledger, the prover) so that a busy port fails at
+    once, and so that the address announced is the one really served. OSError when it cannot.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
-def _base_url(host: str, port: int) -> str:
+def serve(app: Any, *, host: str = "127.0.0.1", port: int = 8784, sock: socket.socket | None = None) -> None:
+    """Serve `app` until interrupted (Ctrl-C or SIGTERM): on `sock` (from `bind`) when given, which is
+    closed on return, else on a socket bound here."""
+    sock = sock if sock is not None else bind(host, port)
+    with sock:
+        uvicorn.Server(_config(app, host, sock.getsockname()[1])).run(sockets=[sock])
+
+
+def base_url(host: str, port: int) -> str:
+    """`http://HOST:PORT`, with an IPv6 host in brackets."""
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
@@ -56,20 +77,13 @@ def running_server(app: Any, *, host: str = "127.0.0.1", port: int = 0) -> Itera
     starts; the URL is yielded only once uvicorn is serving, and the server is stopped (and its
     thread joined) on exit, even when the body raised.
     """
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError:
-        sock.close()
-        raise
+    sock = bind(host, port)
     server = uvicorn.Server(_config(app, host, sock.getsockname()[1]))
     thread = threading.Thread(target=_run, args=(server, sock), name="reference-server", daemon=True)
     thread.start()
     try:
         _wait_started(server, thread)
-        yield _base_url(host, sock.getsockname()[1])
+        yield base_url(host, sock.getsockname()[1])
     finally:
         server.should_exit = True
         thread.join(SHUTDOWN_TIMEOUT + 1)

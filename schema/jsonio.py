@@ -66,6 +66,6 @@ def dumps(value: Any) -> str:
 
 
 # json.loads and json.dumps build a new decoder or encoder on every call given an option; both
-# are stateless between calls, so one of each serves every call (a few µs saved per request)
+# are stateless between calls, so one of each serves every call (benchmarks/README.md)
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)

@@ -1,7 +1,7 @@
 """Compiled validators over the contract's schemas.
 
-jsonschema-rs does the validating (it is two orders of magnitude faster than the pure-Python
-`jsonschema`, which matters when every answer of a certification run is checked). Two rules
+jsonschema-rs does the validating (far faster than the pure-Python `jsonschema`, which matters
+when every answer of a certification run is checked; benchmarks/README.md). Two rules
 JSON Schema cannot state on its own are added here, at compile time, so that the YAML sources
 and the exports stay plain JSON Schema:
 
@@ -39,7 +39,14 @@ class Violation:
 
 @lru_cache(maxsize=65536)
 def decoded_length(text: str) -> int | None:
-    """Number of bytes a base58 string decodes to, or None when it is not base58."""
+    """Number of bytes a base58 string decodes to, or None when it is not base58.
+
+    It refuses what `ledger_crypto.b58decode`, the kit's decoder, refuses (schema may not import
+    ledger_crypto): anything but a string, and trailing whitespace, which the `base58` package would
+    strip. tests/schema/test_validation.py holds the two to the same answers.
+    """
+    if type(text) is not str or text != text.rstrip():
+        return None
     try:
         return len(base58.b58decode(text))
     except ValueError:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -10,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -57,3 +60,73 @@ def test_installed_wheel_exports_outside_the_checkout(wheel: Path, tmp_path: Pat
     done = subprocess.run([sys.executable, "-S", "-c", certify], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert (tmp_path / "out" / "report.json").exists()
+
+
+# ---------------------------------------------------------------------------------------------------------- In CI
+
+
+def ci_recipe() -> tuple[str | None, str]:
+    """The folder the README's CI recipe checks the kit out into (None without a checkout step), and its
+    install step, as written."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### In CI"):]
+    steps = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S).group(1))["jobs"]["certify"]["steps"]
+    checkouts = [step["with"]["path"] for step in steps if str(step.get("uses", "")).startswith("actions/checkout@")]
+    (install,) = [step["run"] for step in steps if "pip install" in step.get("run", "")]
+    return (checkouts[0] if checkouts else None), install
+
+
+def copy_checkout(into: Path) -> None:
+    """The files a checkout of this repository holds, as they are now: tracked ones and new ones not ignored."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():  # a tracked file deleted in the work tree is not in a checkout of it
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into / name)
+
+
+@pytest.fixture(scope="module")
+def ci_job(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A CI job's folder after the README's steps up to the install: the kit checked out into the recipe's
+    folder, and the install step run as written by bash with a fresh venv's `pip` first on PATH (what
+    actions/setup-python gives). Dependencies come from the package index, through pip's own cache."""
+    job = tmp_path_factory.mktemp("ci-job")
+    folder, install = ci_recipe()
+    if folder is not None:
+        copy_checkout(job / folder)
+    subprocess.run([sys.executable, "-m", "venv", str(job / "venv")], check=True)
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", install], cwd=job, capture_output=True, text=True,
+                          env={**os.environ, "PATH": f"{job / 'venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
+                               "VIRTUAL_ENV": str(job / "venv")})
+    assert done.returncode == 0, f"{install}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    return job
+
+
+def test_the_ci_recipe_installs_a_working_csi(ci_job: Path) -> None:
+    """The README's install step gives a `csi` that certifies (here the bundled reference) and writes the reports."""
+    csi = ci_job / "venv" / "bin" / "csi"
+    assert csi.is_file()
+    work = ci_job / "run"
+    work.mkdir()
+    done = subprocess.run([str(csi), "run", "--only", "health", "--report-dir", "r"], cwd=work, capture_output=True,
+                          text=True, env={**os.environ, "CSI_PROVER": "none"})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert {p.name for p in (work / "r").iterdir()} >= {"report.json", "junit.xml", "report.html"}
+    shown = subprocess.run([str(ci_job / "venv" / "bin" / "python"), "-c", "import schema; print(schema.__file__)"],
+                           cwd=work, capture_output=True, text=True, check=True).stdout
+    assert shown.startswith(str(ci_job / "venv")), shown  # the installed kit, not this checkout
+
+
+def test_a_checkout_without_shared_beside_it_passes_the_fixture_check(ci_job: Path) -> None:
+    """A new user's clone has no `../shared`: the fixtures' check reads the committed sums there."""
+    folder, _ = ci_recipe()
+    assert folder is not None, "the README's CI recipe checks the kit out no more"
+    checkout = ci_job / folder
+    assert not (checkout.parent / "shared").exists()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                           "tests/ledger_ingest/test_photon_replay.py"], cwd=checkout, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert re.search(r"\b\d+ passed\b", done.stdout) and " failed" not in done.stdout
+    assert f"rootdir: {checkout}" in done.stdout

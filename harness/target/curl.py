@@ -1,8 +1,8 @@
 """HTTP/1.1 to a network endpoint through libcurl (pycurl): the wire of every `Target` on a real URL.
 
-httpx → httpcore → h11 is pure Python: about 0.35 ms of CPU for one small JSON-RPC exchange on
-loopback, the largest part of the harness's own cost per checked request. libcurl does the same
-exchange in about 0.08 ms. It does what the Target asked of httpx:
+httpx → httpcore → h11 is pure Python, and was the largest part of the harness's own cost per
+checked request; libcurl does the same exchange in a fraction of that CPU (benchmarks/README.md).
+It does what the Target asked of httpx:
 
 - HTTP/1.1 with keep-alive: one easy handle per Target, whose connection cache libcurl keeps (and
   re-sends a request once on a kept connection the server had closed, as httpcore does);

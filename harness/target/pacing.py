@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
+
+from schema.retry_after import parse_retry_after
 
 __all__ = ["Pacer", "backoff_delay"]
 
@@ -51,20 +51,7 @@ def backoff_delay(retry_after: str | None, attempt: int, cap: float) -> float:
     back-off; this is common HTTP practice.
     """
     delay = _FIRST_BACKOFF * 2**attempt
-    if retry_after is not None:
-        stated = _parse_retry_after(retry_after.strip())
-        if stated is not None:
-            delay = stated
+    stated = parse_retry_after(retry_after)
+    if stated is not None:
+        delay = stated
     return max(0.0, min(cap, delay))
-
-
-def _parse_retry_after(value: str) -> float | None:
-    if value.isdigit():
-        return float(value)
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return (when - datetime.now(UTC)).total_seconds()

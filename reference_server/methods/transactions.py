@@ -21,10 +21,12 @@ def get_transaction_with_compression_info(ledger: Ledger, params: Mapping[str, A
     The shape is observed practice: the member is `compressionInfo` (the spec's table writes
     `compression_info`), items carry `optionalTokenData` (the client guide says
     `maybeTokenData`), and there is no `{context, value}` wrapper. Null answers an unknown
-    transaction and a failed one, which involves no compressed account (7-N2).
+    transaction, a failed one, which involves no compressed account, and a real one that never
+    touched compression (listed by getLatestNonVotingSignatures only): none has compression info
+    (7-N2, 4.2-N7). A forester's transaction used compression: its lists are empty.
     """
     tx = ledger.transaction(b58decode(params["signature"], length=64))
-    if tx is None or tx.error is not None:
+    if tx is None or tx.error is not None or not tx.uses_compression:
         return None
     return {
         "compressionInfo": {

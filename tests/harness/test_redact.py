@@ -42,6 +42,14 @@ def test_url_blanks_any_api_key_value():
     assert redactor.url("https://h/?API-KEY=someone-elses#frag") == f"https://h/?API-KEY={REDACTED}#frag"
 
 
+def test_url_blanks_what_the_kit_blanks_everywhere_else():
+    """One list of key-like parameters for the harness, the ingest's fetch and the reference server
+    (schema.redaction): a target's `token` or `key`, and a user part, are not the harness's to show."""
+    redactor = Redactor([])
+    assert redactor.url("https://h/?token=t0&key=k0&x=1") == f"https://h/?token={REDACTED}&key={REDACTED}&x=1"
+    assert redactor.url("https://me:pw@h/?x=1") == f"https://{REDACTED}@h/?x=1"
+
+
 def test_other_text_is_untouched():
     redactor = Redactor([SECRET])
     text = "api key is not here; k3y alone is fine"

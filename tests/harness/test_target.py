@@ -426,6 +426,12 @@ def test_retry_after_forms():
     assert backoff_delay("soon", 1, 5.0) == 1.0
 
 
+@pytest.mark.parametrize("value", ["²", "1.5", "-3"])
+def test_a_retry_after_in_neither_form_is_the_default_back_off(value):
+    """Only ASCII digits are delay-seconds: `str.isdigit` takes "²", which once crashed the back-off."""
+    assert backoff_delay(value, 1, 5.0) == 1.0
+
+
 # --- pacing, raw sends, curl ---------------------------------------------------------------------
 
 def test_rate_paces_requests(target_for):

@@ -195,3 +195,62 @@ TAMPERINGS = {
 def test_tampered_proofs_do_not_verify(good_proof, tampering):
     bad = dataclasses.replace(good_proof, **TAMPERINGS[tampering](good_proof))
     assert verify_non_inclusion(bad) is False
+
+
+# -- elements and seq as a ledger read from the chain gives them -----------------------------------
+
+def test_write_elements_as_an_insertion_equals_insert():
+    """The two elements an insertion writes, given with their seq, make the tree `insert` makes."""
+    value = random_values(1, seed=30)[0]
+    inserted = AddressTree()
+    inserted.insert(value)
+    tree = AddressTree()
+    assert tree.write_elements([(0, (0, 2, value)), (2, (value, 1, HIGHEST_ADDRESS_PLUS_ONE))], seq=5) == 5
+    assert (tree.root, tree.seq, tree.next_index) == (inserted.root, inserted.seq, inserted.next_index)
+    assert [tree.element(i) for i in range(3)] == [inserted.element(i) for i in range(3)]
+    assert value in tree and linked_values(tree) == [0, value, HIGHEST_ADDRESS_PLUS_ONE]
+    other = value + 1 if value + 1 < HIGHEST_ADDRESS_PLUS_ONE else value - 1
+    proof = tree.non_inclusion_proof(other)
+    assert proof == inserted.non_inclusion_proof(other) and verify_non_inclusion(proof)
+
+
+def test_write_elements_leaves_holes_that_hold_no_value():
+    value = random_values(1, seed=31)[0]
+    tree = AddressTree()
+    tree.write_elements([(5, (value, 1, HIGHEST_ADDRESS_PLUS_ONE))], seq=40)
+    reference = StateTree()
+    reference.append_many([tree.leaf(0), tree.leaf(1), bytes(32), bytes(32), bytes(32),
+                           element_leaf(value, 1, HIGHEST_ADDRESS_PLUS_ONE)])
+    assert (tree.root, tree.seq, tree.next_index) == (reference.root, 40, 6)
+    assert tuple(tree.element(3)) == (0, 0, 0) and value in tree
+    tree.write_elements([(3, (value + 1, 0, 0))], seq=41)  # a hole written later is an element like any
+    assert value + 1 in tree and tree.leaf(3) == element_leaf(value + 1, 0, 0)
+
+
+def test_write_elements_a_later_element_at_an_index_replaces_the_earlier():
+    first, second = random_values(2, seed=32)
+    tree = AddressTree()
+    tree.write_elements([(2, (first, 1, HIGHEST_ADDRESS_PLUS_ONE)), (2, (second, 1, HIGHEST_ADDRESS_PLUS_ONE))], seq=6)
+    assert second in tree and first not in tree
+    assert tree.leaf(2) == element_leaf(second, 1, HIGHEST_ADDRESS_PLUS_ONE)
+    tree.write_elements([(3, (first, 0, 0))], seq=7)  # `first` is free again: another index may hold it
+    assert first in tree
+
+
+@pytest.mark.parametrize(("elements", "error"), [
+    ([(2, (7, 0, 0)), (3, (7, 0, 0))], AddressExistsError),  # one value at two indices
+    ([(4, (HIGHEST_ADDRESS_PLUS_ONE, 0, 0))], AddressExistsError),  # held by element 1 already
+    ([(2, (2**248, 0, 0))], ValueError),
+    ([(2, (7, 1 << HEIGHT, 0))], ValueError),
+    ([(2, (7, 0, -1))], ValueError),
+    ([(1 << HEIGHT, (7, 0, 0))], IndexError),
+], ids=["twice", "taken", "value", "next-index", "next-value", "index"])
+def test_write_elements_rejects_without_change(elements, error):
+    tree = AddressTree()
+    tree.insert(99)
+    before = (tree.root, tree.seq, tree.next_index, [tree.element(i) for i in range(tree.next_index)])
+    with pytest.raises(error):
+        tree.write_elements([(0, (0, 2, 99)), *elements], seq=50)
+    assert (tree.root, tree.seq, tree.next_index, [tree.element(i) for i in range(tree.next_index)]) == before
+    assert 7 not in tree and 99 in tree
+    assert verify_non_inclusion(tree.non_inclusion_proof(7))

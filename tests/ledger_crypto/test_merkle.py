@@ -242,3 +242,45 @@ def test_write_many_rejects_bad_indices_without_change(nullify):
     with pytest.raises((IndexError, ValueError)):
         tree.write_many(appends=random_leaves(10, seed=43), nullify=nullify)
     assert (tree.root, tree.seq, tree.next_index) == (root, seq, 10)
+
+
+# -- leaves and seq as a ledger read from the chain gives them -------------------------------------
+
+def test_write_leaves_at_given_indices_holds_zero_between():
+    """Leaves written at 1 and 4 of an empty tree: the tree of appends with zero at 0, 2 and 3."""
+    a, b = random_leaves(2, seed=20)
+    tree = StateTree()
+    assert tree.write_leaves({4: b, 1: a}, seq=7) == 7
+    reference = StateTree()
+    reference.append_many([bytes(32), a, bytes(32), bytes(32), b])
+    assert (tree.root, tree.next_index, tree.leaf(2)) == (reference.root, 5, bytes(32))
+    assert fold_path(b, 4, tree.proof(4)) == tree.root
+    assert (tree.seq, tree.history_root(7)) == (7, tree.root)
+    assert [tree.history_root(s) for s in range(1, 7)] == [None] * 6  # seqs the tree never had a root at
+
+
+def test_write_leaves_overwrites_and_never_takes_seq_back():
+    a, b, c = random_leaves(3, seed=21)
+    tree = StateTree()
+    tree.write_leaves({0: a, 1: b}, seq=10)
+    tree.write_leaves({0: c}, seq=4)  # an older write of another leaf: the tree stays at seq 10
+    reference = StateTree()
+    reference.append_many([c, b])
+    assert (tree.root, tree.seq, tree.history_root(10)) == (reference.root, 10, reference.root)
+
+
+@pytest.mark.parametrize(("leaves", "seq", "error"), [
+    ({-1: bytes(32)}, 5, IndexError),
+    ({1 << HEIGHT: bytes(32)}, 5, IndexError),
+    ({1 << 40: bytes(32)}, 5, IndexError),  # refused before any room is made for it
+    ({"1": bytes(32)}, 5, ValueError),
+    ({3: FIELD_MODULUS.to_bytes(32, "big")}, 5, ValueError),
+    ({3: bytes(32)}, "5", ValueError),
+], ids=["negative", "capacity", "far", "str-index", "modulus", "str-seq"])
+def test_write_leaves_rejects_without_change(leaves, seq, error):
+    tree = StateTree()
+    tree.write_leaves({0: random_leaves(1, seed=22)[0]}, seq=2)
+    before = (tree.root, tree.seq, tree.next_index, tree.history_root(2))
+    with pytest.raises(error):
+        tree.write_leaves(leaves, seq=seq)
+    assert (tree.root, tree.seq, tree.next_index, tree.history_root(2)) == before

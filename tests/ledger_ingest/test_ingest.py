@@ -216,6 +216,25 @@ def test_failed_and_plain_transactions_are_listed_only_as_non_voting() -> None:
     assert ledger.indexed_slot == 60
 
 
+def test_only_a_transaction_that_used_compression_has_compression_info() -> None:
+    """Null for one without compression (7-N2, 4.2-N7), as for a failed or unknown one; a forester's
+    transaction used compression, so it answers its (empty) lists."""
+    ledger = NativeLedger()
+    failed = transaction_changes(forester(b"garbage", error='{"InstructionError":[0,{"Custom":1}]}'))
+    plain = transaction_changes(synthetic([[(bytes(32), b"")]], signature=b"\x05" * 64))
+    data = b"\x01" + _NULLIFIER_EVENT.build({"id": DEFAULT_STATE_TREE, "nullified_leaves_indices": [0], "seq": 1})
+    nullifier = transaction_changes(forester(data, signature=b"\x06" * 64, slot=51))
+    for tx in (failed, plain, nullifier):
+        ledger.apply_native(tx)
+
+    def info(signature: bytes) -> object:
+        return call(ledger, "getTransactionWithCompressionInfo", {"signature": b58encode(signature)}, ServerOptions())
+
+    assert info(b"\x05" * 64) is None and info(b"\x07" * 64) is None and info(b"\x04" * 64) is None
+    answer = info(b"\x06" * 64)
+    assert answer is not None and answer["compressionInfo"] == {"closedAccounts": [], "openedAccounts": []}
+
+
 # -------------------------------------------------------------------------------- sources and CLI
 
 
@@ -245,6 +264,30 @@ def test_scenario_export_of_transactions(tmp_path: Path) -> None:
     assert len(document["transactions"]) == 4 and len(document["accounts"]) == 7
     assert sum(account["live"] for account in document["accounts"]) == 4
     assert b58decode(document["accounts"][0]["hash"], length=32)
+
+
+@pytest.mark.parametrize("holding", ["nothing", "notes", "nothing, beside a good folder"])
+def test_serve_refuses_a_folder_with_nothing_to_read(holding: str, tmp_path: Path) -> None:
+    """A wrong folder used to serve an empty ledger without a word; now it is one line naming it (exit 2)."""
+    folder = tmp_path / "emptydir"
+    folder.mkdir()
+    if holding == "notes":
+        (folder / "README.md").write_text("transactions go here\n", encoding="utf-8")
+        (folder / ".hidden").write_text("{}", encoding="utf-8")
+    given = [str(TRANSACTIONS), str(folder)] if "good" in holding else [str(folder)]
+    done = subprocess.run([str(CSI), "serve", "--port", "0", "--prover", "none", "--transactions", *given],
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"csi: {folder}: no transaction or block file in this folder (it is empty, or holds only hidden files "
+        "and notes such as .md, .txt or .yaml, which are not read)"]
+
+
+def test_a_folder_holding_an_empty_block_is_read(tmp_path: Path) -> None:
+    """A block without transactions is something found: it sets the slot, and is no error."""
+    (tmp_path / "17").write_text('{"transactions": [], "blockTime": 5}', encoding="utf-8")
+    ledger = ingest_source({"transactions": [str(tmp_path)]}).ledger
+    assert (ledger.indexed_slot, len(ledger.transactions)) == (17, 0)
 
 
 def test_serve_refuses_both_sources() -> None:

@@ -3,12 +3,16 @@ transactions as blocks (slots 40..43), with skipped slots, a 429 and an api key.
 
 from __future__ import annotations
 
+import os
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 from pathlib import Path
 
+import httpx
 import pytest
 
 from ledger_ingest import IngestError, fetch_blocks, parse_slots, redact_url
-from ledger_ingest.stub_rpc import blocks_from_transactions, stub_solana_rpc
+from ledger_ingest.stub_rpc import StubSolanaRpc, blocks_from_transactions, stub_solana_rpc
 from reference_server.ingest import ingest_source
 from schema.errors import ConfigError
 from schema.jsonio import loads
@@ -63,3 +67,38 @@ def test_a_slice_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         parse_slots("9..3")
     with pytest.raises(ConfigError, match=r"failed 1 times"):
         ingest_source({"rpc": "http://127.0.0.1:9/", "slots": "1..2", "cache": None}, progress=lambda *a: None)
+
+
+def test_a_retry_after_date_is_honoured(fixture_blocks: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Retry-After as an HTTP-date (RFC 9110), read by the same parser as the harness's back-off: an hour
+    away, so the fetch waits its longest pause (10 s), which the sleep below records instead of waiting."""
+    slept: list[float] = []
+    monkeypatch.setattr("ledger_ingest.sources.time.sleep", slept.append)
+    later = format_datetime(datetime.now(UTC) + timedelta(hours=1), usegmt=True)
+    stub = StubSolanaRpc(fixture_blocks)
+    asked: list[int] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        asked.append(1)
+        if len(asked) == 1:
+            return httpx.Response(429, headers={"retry-after": later})
+        status, text = stub.answer(request.url.query.decode(), request.content)
+        return httpx.Response(status, text=text)
+
+    blocks = fetch_blocks("https://rpc.example/", parse_slots("40..40"), transport=httpx.MockTransport(handler))
+    assert [b.slot for b in blocks] == [40] and 10.0 in slept
+
+
+def test_an_interrupted_cache_write_leaves_no_partial_entry(fixture_blocks: dict, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupt(source: str, destination: str) -> None:
+        raise KeyboardInterrupt
+
+    with stub_solana_rpc(fixture_blocks) as (url, stub):
+        monkeypatch.setattr(os, "replace", interrupt)
+        with pytest.raises(KeyboardInterrupt):
+            fetch_blocks(url, parse_slots("40..40"), cache_dir=tmp_path)
+        monkeypatch.undo()
+        assert list(tmp_path.iterdir()) == []  # neither the entry nor a temporary file
+        fetch_blocks(url, parse_slots("40..40"), cache_dir=tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["40.json"] and stub.block_requests == 2

@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from reference_server.scenario import load_scenario
 
-from .support import HANG_GUARD, wait_until_listening
+from .support import HANG_GUARD, csi_serve, run_csi, wait_until_listening
 
 CSI = Path(sys.executable).with_name("csi")
 
@@ -55,3 +56,43 @@ def test_serve_refuses_a_broken_scenario(tmp_path: Path) -> None:
     done = subprocess.run([CSI, "serve", "--port", str(_free_port()), "--scenario", str(broken)],
                           capture_output=True, text=True, timeout=HANG_GUARD)
     assert done.returncode == 2 and "broken.yaml" in done.stderr and "Traceback" not in done.stderr
+
+
+HEALTH = {"jsonrpc": "2.0", "id": 1, "method": "getIndexerHealth"}
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "-1"])
+def test_serve_refuses_a_port_out_of_range(port: str, tmp_path: Path) -> None:
+    """It used to announce :99999 and listen on a port nobody was told."""
+    done = run_csi("serve", "--port", port, "--scenario", "empty", "--prover", "none", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [f"csi: --port {port} is not a port: give 1-65535, or 0 for a free one"]
+
+
+def test_serve_on_port_zero_announces_the_port_it_listens_on(tmp_path: Path) -> None:
+    with csi_serve("--port", "0", "--scenario", "empty", "--prover", "none", cwd=tmp_path) as served:
+        port = int(served.url.removeprefix("http://127.0.0.1:").rstrip("/"))
+        assert 0 < port <= 65535
+        answer = httpx.post(served.url, json=HEALTH, timeout=HANG_GUARD)
+    assert answer.json() == {"jsonrpc": "2.0", "id": 1, "result": "ok"}
+
+
+def test_serve_announces_the_address_only_once_it_is_bound(tmp_path: Path) -> None:
+    """The announcement comes last: whoever reads it can connect at once."""
+    with csi_serve("--port", "0", "--scenario", "empty", "--prover", "none", cwd=tmp_path) as served:
+        host, port = served.url.removeprefix("http://").rstrip("/").rsplit(":", 1)
+        socket.create_connection((host, int(port)), timeout=HANG_GUARD).close()
+        assert served.stderr.splitlines()[-1].endswith(f" on {served.url}")
+
+
+def test_a_busy_port_is_one_line_before_any_prover_starts(tmp_path: Path) -> None:
+    """A port in use used to be announced, then fail after the prover had started (tens of seconds)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_csi("serve", "--port", str(port), "--scenario", "empty", "--prover", "light", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [f"csi: port {port} on 127.0.0.1 is already in use: stop what listens "
+                                        "there, or give another --port (0 for a free one)"]
+

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ from ledger_crypto import (
     fold_path,
     hash_to_field,
 )
-from reference_server.export import EXPORT_SCHEMA_PATH, export_document, export_scenario
+from reference_server.export import EXPORT_SCHEMA_PATH, export_document, export_scenario, write_export
 from reference_server.methods import call
 from reference_server.options import ServerOptions
 from reference_server.scenario import open_scenario, scenario_from_document
@@ -139,6 +140,18 @@ def test_cli_writes_exact_integers(tmp_path: Path, exported: dict) -> None:
     done = subprocess.run([CSI, "scenario", "export", "--scenario", "nope", "-o", tmp_path / "x.json"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "no such scenario" in done.stderr and not (tmp_path / "x.json").exists()
+
+
+def test_the_export_is_on_disk_before_it_replaces_the_old(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kit's one atomic writer: flushed to disk, then renamed over the old export in one step."""
+    calls: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (calls.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda src, dst: (calls.append("replace"), real_replace(src, dst))[1])
+    out = tmp_path / "sub" / "empty.json"
+    write_export(export_scenario("empty"), out)
+    assert calls == ["fsync", "replace"] and [p.name for p in out.parent.iterdir()] == ["empty.json"]
+    assert loads(out.read_text(encoding="utf-8")) == export_scenario("empty")
 
 
 # -- what a mirrored ledger gives that a scenario never derives ---------------------------------
