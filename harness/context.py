@@ -18,12 +18,13 @@ from harness.core.failures import CheckFailure, Skip
 from harness.core.keys import Keys
 from harness.core.model import Basis, CheckResult
 from harness.core.profile import Profile
+from harness.core.values import CLIP_CHARS, clip
 from harness.target import NOT_JSON, OMIT, Exchange, Target
 from ledger_crypto import b58encode
 from schema import Contract, Method
 from schema.jsonio import dumps
 
-__all__ = ["STOP_AFTER", "Answer", "CheckContext", "DifferenceFailure"]
+__all__ = ["STOP_AFTER", "Answer", "CheckContext", "answer_value", "body_value", "describe"]
 
 T = TypeVar("T")
 
@@ -77,19 +78,6 @@ class Answer:
         if key not in self._derived:
             self._derived[key] = compute()
         return self._derived[key]
-
-
-class DifferenceFailure(CheckFailure):
-    """A target answer that differs from the reference's: the finding shows both answers.
-
-    `response` replaces the answer's own body in the finding when what was compared is not one
-    body (a list walked over several pages, merged); None keeps the answer's body.
-    """
-
-    def __init__(self, title: str, *, reference: Any, response: Any = None, **kwargs: Any) -> None:
-        super().__init__(title, **kwargs)
-        self.reference = reference
-        self.response = response
 
 
 @dataclass
@@ -184,12 +172,13 @@ class CheckContext:
     def method(self, name: str) -> Method:
         return self.contract.method(name)
 
-    def fail(self, title: str, *, expected: str, received: str, answer: Answer | None = None,
-             basis: Basis | None = None, clauses: tuple[str, ...] = (), path: str | None = None) -> None:
+    def fail(self, title: str, *, expected: Any, received: Any, answer: Answer | None = None,
+             basis: Basis | None = None, clauses: tuple[str, ...] = (), path: str | None = None,
+             kind: type[CheckFailure] = CheckFailure) -> None:
         """Raise the failure; `clauses` narrows the check's clauses to those this answer broke, `path`
-        names the wrong member."""
-        raise CheckFailure(title, expected=expected, received=received, answer=answer, basis=basis,
-                           method=answer.method if answer else None, clauses=clauses, path=path)
+        names the wrong member, `kind` says what kind of failure it is (a rule in words by default)."""
+        raise kind(title, expected=expected, received=received, answer=answer, basis=basis,
+                   method=answer.method if answer else None, clauses=clauses, path=path)
 
     def defer(self, failure: CheckFailure) -> None:
         """Record a failure and carry on: for checks that judge many independent exchanges (cases)."""
@@ -224,7 +213,7 @@ class CheckContext:
         """The result of an answer that must succeed; a failure otherwise."""
         if not answer.has_result:
             self.fail(f"{what} did not succeed", expected="a JSON-RPC result",
-                      received=describe(answer), answer=answer)
+                      received=answer_value(answer), answer=answer)
         return answer.result
 
     def observe(self, ambiguity: str, readings: tuple[str, ...]) -> None:
@@ -248,3 +237,27 @@ def describe(answer: Answer, limit: int = 300) -> str:
         return f"HTTP {ex.status}, error {answer.error.get('code')}: {str(answer.error.get('message'))[:limit]}"
     text = dumps(answer.body)
     return f"HTTP {ex.status}, {text[:limit]}{'…' if len(text) > limit else ''}"
+
+
+def answer_value(answer: Answer) -> Any:
+    """What an answer holds where a check looks first, as a JSON value for a finding's `received`: the
+    error object of an error, the result of a success, else what came instead (a transport error, a
+    body that is not JSON, an object that is neither)."""
+    if answer.exchange.error:
+        return {"transport_error": answer.exchange.error}
+    if answer.exchange.json is NOT_JSON:
+        return body_value(answer.exchange)
+    if answer.error is not None:
+        return clip(answer.error)
+    if answer.has_result:
+        return clip(answer.result)
+    return clip(answer.body)
+
+
+def body_value(exchange: Exchange) -> Any:
+    """What an answer's body held, as a JSON value: the JSON itself (cut), or for a body that is not JSON
+    its status, why it is not JSON and its first characters."""
+    if exchange.json is NOT_JSON:
+        return {"http_status": exchange.status, "not_json": exchange.json_error,
+                "body": clip(exchange.body[:CLIP_CHARS].decode("utf-8", "replace"))}
+    return clip(exchange.json)

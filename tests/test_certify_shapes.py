@@ -25,6 +25,7 @@ from harness.core.model import RunResult, Status
 from harness.core.profile import PROFILES
 from harness.engine.runner import RunConfig, run
 from harness.generate import drawn
+from harness.report.junit import finding_text
 from harness.target import Target
 from reference_server.options import ServerOptions
 from reference_server.scenario import scenario_from_document, validate_document
@@ -89,7 +90,7 @@ def test_drawn_documents_are_valid_and_of_their_shape(shape: str) -> None:
 
 def _problems(result: RunResult) -> list[str]:
     """Each FAIL and kit ERROR as `status check method: title | message head`, then why the run is inconclusive."""
-    lines = [f"{f.status.value} {f.check_id} {f.method or '-'}: {f.title} | {(f.message or '').splitlines()[0][:160]}"
+    lines = [f"{f.status.value} {f.check_id} {f.method or '-'}: {f.title} | {finding_text(f).splitlines()[0][:160]}"
              for f in result.findings if f.status in (Status.FAIL, Status.ERROR)]
     lines += [f"inconclusive: {reason}" for reason in result.inconclusive]
     return lines + ([f"precondition: {result.precondition}"] if result.precondition else [])

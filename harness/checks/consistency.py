@@ -9,12 +9,13 @@ so a filter the target drops after the first page shows.
 
 from __future__ import annotations
 
-from harness.context import Answer, CheckContext, describe
-from harness.core.failures import Skip
+from harness.context import Answer, CheckContext, answer_value
+from harness.core.failures import CheckFailure, Mismatch, Skip
 from harness.core.model import Basis
 from harness.core.paths import member, result_value
 from harness.core.registry import answer_check, check
-from harness.differential.compare import differences, json_path
+from harness.core.values import clip
+from harness.differential.compare import differences, json_path, sides
 from harness.discover import LIST_LIMIT
 from harness.judging.answers import state_value
 from harness.judging.live import (
@@ -67,9 +68,9 @@ def balance_by_owner(ctx: CheckContext) -> None:
         if accounts is None:
             continue
         if persists:
-            defer(ctx, "Owner balance differs from its accounts", answer=answer,
-                  expected=f"{lamports_of(accounts)} (sum over the owner's {len(accounts)} accounts)",
-                  received=describe(answer), path=result_value())
+            defer(ctx, "Owner balance differs from its accounts", answer=answer, expected=lamports_of(accounts),
+                  received=state_value(ctx, answer) if answer.has_result else answer_value(answer),
+                  path=result_value(), kind=Mismatch if answer.has_result else CheckFailure)
         ctx.examined("owners")
 
 
@@ -87,8 +88,9 @@ def account_balance(ctx: CheckContext) -> None:
                 answer = ctx.call(method, {"hash": account["hash"]})
                 if state_value(ctx, answer) != account.get("lamports"):
                     defer(ctx, "Balance differs from the account", answer=answer,
-                          expected=f"{shown(account.get('lamports'))} lamports", received=describe(answer),
-                          path=result_value())
+                          expected=account.get("lamports"),
+                          received=state_value(ctx, answer) if answer.has_result else answer_value(answer),
+                          path=result_value(), kind=Mismatch if answer.has_result else CheckFailure)
             ctx.examined("accounts", method=method)
 
 
@@ -110,8 +112,10 @@ def hash_address(ctx: CheckContext) -> None:
             partly(ctx, f"account {account['hash']} left its owner's list since discovery, so it was not compared")
             continue
         if persists:
-            defer(ctx, "By hash and by address differ", expected=describe(by_hash), received=describe(by_address),
-                  answer=by_address, path=result_value() + json_path(differences(by_address.value, by_hash.value))[1:])
+            found = differences(by_address.value, by_hash.value)
+            by_hash_side, by_address_side = sides(found)
+            defer(ctx, "By hash and by address differ", expected=by_hash_side, received=by_address_side,
+                  answer=by_address, path=result_value() + json_path(found)[1:], kind=Mismatch)
         ctx.examined("accounts")
 
 
@@ -131,9 +135,9 @@ def tokenbalances_by_mint(ctx: CheckContext) -> None:
         if accounts is None or balances is None:
             continue
         if persists:
-            defer(ctx, "Token balances differ from token accounts", expected=shown(token_sums(accounts), 400),
-                  received=shown(balances_by_mint(balances), 400), method="getCompressedTokenBalancesByOwner",
-                  path=result_value("token_balances", "*", "balance"))
+            defer(ctx, "Token balances differ from token accounts", expected=token_sums(accounts),
+                  received=balances_by_mint(balances), method="getCompressedTokenBalancesByOwner",
+                  path=result_value("token_balances", "*", "balance"), kind=Mismatch)
         ctx.examined("token owners")
 
 
@@ -163,14 +167,15 @@ def _mints_of_one(ctx: CheckContext, method: str, params: dict, budget: Budget) 
             continue
         if strangers or missing:
             defer(ctx, "Mint filter differs", answer=walk.last, expected=f"the {len(expected)} accounts of mint "
-                  f"{mint}", received=f"over {walk.pages} pages: {len(strangers)} of another mint, "
-                  f"{len(missing)} of that mint missing", path=result_value("items", "*", "tokenData", "mint"))
+                  f"{mint}", received={"pages": walk.pages, "of another mint": clip(strangers),
+                                       "of that mint, missing": clip(sorted(missing))},
+                  path=result_value("items", "*", "tokenData", "mint"))
         ctx.examined("mints", method=method)
     answer = ctx.call(method, {**params, "mint": ctx.fresh_pubkey(), "limit": LIST_LIMIT})
     others = items_of(ctx.method(method), answer.value)
     if others:
         defer(ctx, "Mint filter differs", answer=answer, expected="no item for a mint not held",
-              received=f"{len(others)} items", path=result_value("items"))
+              received=clip([item_key(item) for item in others]), path=result_value("items"))
     if others is not None:
         ctx.examined("mints", method=method)
 
@@ -189,7 +194,7 @@ def delegate(ctx: CheckContext) -> None:
         missing = sorted(h for h in known - listed(items) if still_live(ctx, h))
         if strangers or missing:
             defer(ctx, "Delegate list wrong", expected=f"only and all accounts delegated to {key}",
-                  received=f"not delegated to it: {shown(strangers)}; delegated ones missing: {shown(missing)}",
+                  received={"not delegated to it": clip(strangers), "delegated to it, missing": clip(missing)},
                   method="getCompressedTokenAccountsByDelegate",
                   path=result_value("items", "*", "tokenData", "delegate"))
         ctx.examined("delegates")
@@ -221,7 +226,7 @@ def data_slice(ctx: CheckContext) -> None:
         if wrong:
             defer(ctx, "Data slice wrong", answer=walk.last, expected=f"bytes {SLICE['offset']} to "
                   f"{SLICE['offset'] + SLICE['length']} of each account's data",
-                  received=f"another data.data for {len(wrong)} accounts, such as {wrong[0]}",
+                  received={"accounts with another data.data": clip(wrong)},
                   path=result_value("items", "*", "data", "data"))
         ctx.examined("accounts", len(listed(walk.items) & set(datas)))
     if not ctx.current or not ctx.current.examined:
@@ -241,8 +246,10 @@ def token_account_balance(ctx: CheckContext) -> None:
         if not _amount_is(answer, amount) and still_live(ctx, account_hash):
             answer = ctx.call("getCompressedTokenAccountBalance", {"hash": account_hash})
             if not _amount_is(answer, amount):
-                defer(ctx, "Token account balance differs", expected=f"amount {shown(amount)}",
-                      received=describe(answer), answer=answer, path=result_value("amount"))
+                held = isinstance(answer.value, dict) and "amount" in answer.value
+                defer(ctx, "Token account balance differs", expected=amount,
+                      received=answer.value["amount"] if held else answer_value(answer), answer=answer,
+                      path=result_value("amount"), kind=Mismatch if held else CheckFailure)
         ctx.examined("token accounts")
 
 
@@ -290,7 +297,7 @@ def closed_not_listed(ctx: CheckContext) -> None:
         found = listed(walk.items) & closed
         if found:
             defer(ctx, "Closed account listed", expected="no closed account in the owner's list",
-                  received=f"{shown(sorted(found))} listed for {owner}", answer=walk.last,
+                  received=clip(sorted(found)), answer=walk.last,
                   path=result_value("items", "*", "hash"))
         if not walk.complete():
             partly(ctx, f"the accounts of {owner} were compared over their first {len(walk.items)} only")
@@ -342,7 +349,7 @@ def non_compression_transaction(ctx: CheckContext) -> None:
             continue  # a compression transaction discovery did not see: it arrived since
         if not no_compression_info(answer):
             ctx.fail("Compression info for another transaction", expected="result null (bare, or value null in "
-                     "{context, value})", received=describe(answer), answer=answer,
+                     "{context, value})", received=answer_value(answer), answer=answer,
                      path=result_value("compressionInfo") if isinstance(answer.value, dict) else member("result"))
         ctx.examined("transactions")
     if not ctx.current or not ctx.current.examined:
@@ -370,7 +377,7 @@ def newest_first(ctx: CheckContext) -> None:
     if any(type(s) is not int for s in slots):
         raise Skip("signature items without an integer slot (schema.result reports them)")
     if slots != sorted(slots, reverse=True):
-        ctx.fail("Signatures not newest first", expected="slots descending", received=shown(slots[:20]),
+        ctx.fail("Signatures not newest first", expected="slots descending", received=clip(slots),
                  answer=answer, path=result_value("items", _first_rise(slots), "slot"))
     ctx.examined("signatures", len(slots))
 
@@ -382,7 +389,7 @@ def context_slot_monotonic(ctx: CheckContext, answer: Answer) -> None:
     if slot is None or highest is None:
         return
     if slot < highest:
-        ctx.fail("Context slot went backwards", expected=f"slot ≥ {highest}", received=f"slot {slot}", answer=answer,
+        ctx.fail("Context slot went backwards", expected=f"a slot ≥ {highest}", received=slot, answer=answer,
                  path=member("result", "context", "slot"))
     ctx.examined("answers")
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from harness.context import Answer, CheckContext
-from harness.core.failures import CheckFailure, Skip
+from harness.core.failures import CheckFailure, Mismatch, Skip
 from harness.core.model import Basis
 from harness.core.paths import member, result_value
 from harness.core.registry import answer_check, check
+from harness.core.values import clip
 from harness.verify.addresses import address_taken_probes, address_tree, confirmed_taken, proof_problems, taken_inside
 from harness.verify.validity import Expected, Problem, element_problems, elements_of, key_int, root_agreement
 from harness.verify.values import (
@@ -73,9 +74,10 @@ def defer_problems(ctx: CheckContext, problems: list[Problem], answer: Answer | 
                    basis: Basis | None = None) -> None:
     """Record each problem as a finding of the running check, and carry on."""
     for problem in problems:
-        ctx.defer(CheckFailure(problem.title, expected=problem.expected, received=problem.received, answer=answer,
-                               method=answer.method if answer else None, clauses=problem.clauses, basis=basis,
-                               path=problem.path))
+        kind = Mismatch if problem.exact else CheckFailure
+        ctx.defer(kind(problem.title, expected=problem.expected, received=problem.received, answer=answer,
+                       method=answer.method if answer else None, clauses=problem.clauses, basis=basis,
+                       path=problem.path))
 
 
 @answer_check("crypto.account-hash", clauses=("ledger-H1",), basis=Basis.LEDGER,
@@ -93,9 +95,8 @@ def account_hashes(ctx: CheckContext, answer: Answer) -> None:
             continue  # malformed or out of range: schema.result and crypto.value-ranges report it
         ctx.examined("accounts")
         if expected != account["hash"]:
-            ctx.fail("Account hash does not recompute", expected=f"hash {expected}",
-                     received=f"hash {account['hash']} for leaf {account.get('leafIndex')} of {account.get('tree')}",
-                     answer=answer, path=f"{where}.hash")
+            ctx.fail("Account hash does not recompute", expected=expected, received=account["hash"], answer=answer,
+                     path=f"{where}.hash", kind=Mismatch)
         verified.add(key)
 
 
@@ -107,11 +108,9 @@ def value_ranges(ctx: CheckContext, answer: Answer) -> None:
         return
     seen, problems = range_problems(answer.result)
     ctx.examined("values", seen)
-    if problems:
-        ctx.fail("Value out of range", expected="u64 (lamports, amount, discriminator, slot, seq), u32 (leaf indices), "
-                 "below the BN254 modulus r (hashes, roots, leaves)",
-                 received="; ".join(problems[:3]) + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""),
-                 answer=answer, path="$." + problems[0].partition(" = ")[0])
+    for problem in problems:
+        ctx.defer(CheckFailure("Value out of range", expected=problem.bound, received=problem.value, answer=answer,
+                               method=answer.method, path=problem.path))
 
 
 def _sliced(answer: Answer) -> bool:
@@ -148,9 +147,8 @@ def token_hashes(ctx: CheckContext, answer: Answer) -> None:
             continue  # malformed or out of range: schema.result and crypto.value-ranges report it
         ctx.examined("token accounts")
         if expected != data.get("dataHash"):
-            ctx.fail("Token data hash does not recompute", expected=f"dataHash {expected}",
-                     received=f"dataHash {dumps(data.get('dataHash'))} for token account {account.get('hash')}",
-                     answer=answer, path=f"{where}.data.dataHash")
+            ctx.fail("Token data hash does not recompute", expected=expected, received=data.get("dataHash"),
+                     answer=answer, path=f"{where}.data.dataHash", kind=Mismatch)
 
 
 @answer_check("crypto.token-data-bytes", clauses=("ledger-H2",), basis=Basis.LEDGER,
@@ -158,18 +156,18 @@ def token_hashes(ctx: CheckContext, answer: Answer) -> None:
 def token_bytes(ctx: CheckContext, answer: Answer) -> None:
     if _sliced(answer):
         return
-    problems, paths = [], []
     for account, token, where in _accounts_in(answer):
         found = token_bytes_problems(account, token) if token is not None else None
         if found is None:
             continue
         ctx.examined("token accounts")
-        problems += [f"token account {account.get('hash')}: {problem}" for problem in found]
-        paths += [f"{where}.data.data"] * len(found)
-    if problems:
-        ctx.fail("Token data bytes disagree with tokenData", expected="account.data.data decodes (borsh TokenData) "
-                 "to the mint, owner, amount, delegate, state and tlv of tokenData",
-                 received="; ".join(problems[:3]), answer=answer, path=paths[0])
+        if found.unreadable:
+            ctx.defer(CheckFailure("Token data bytes are not TokenData", expected="account.data.data decodes as "
+                                   "borsh TokenData", received=found.unreadable, answer=answer,
+                                   method=answer.method, path=f"{where}.data.data"))
+        elif not found.agrees:
+            ctx.defer(Mismatch("Token data bytes disagree with tokenData", expected=found.held, received=found.given,
+                               answer=answer, method=answer.method, path=f"{where}.data.data"))
 
 
 @check("crypto.new-address-proof", clauses=("ledger-T2", "4.2-M16"), basis=Basis.LEDGER,
@@ -202,7 +200,7 @@ def address_taken(ctx: CheckContext) -> None:
         ctx.examined("addresses")
         if answer.has_result:
             ctx.defer(CheckFailure("Proof for a taken address", expected=f"an error: {address} is taken",
-                                   received=dumps(answer.result)[:300], answer=answer, method=answer.method,
+                                   received=clip(answer.result), answer=answer, method=answer.method,
                                    path=member("result")))
 
 
@@ -219,7 +217,7 @@ def proof_points(ctx: CheckContext, answer: Answer) -> None:
     problems = is_valid_compressed_proof(proof)
     if problems:
         ctx.fail("Malformed proof points", expected="a: G1 (32 bytes), b: G2 (64 bytes), c: G1 (32 bytes) on BN254",
-                 received="; ".join(problems[:3]), answer=answer, path=result_value("compressedProof"))
+                 received=clip(problems, items=3), answer=answer, path=result_value("compressedProof"))
 
 
 

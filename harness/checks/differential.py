@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from cases.invariants import check_invariant
-from harness.context import Answer, CheckContext, DifferenceFailure
-from harness.core.failures import CheckFailure, Skip
+from harness.context import Answer, CheckContext, answer_value
+from harness.core.failures import CheckFailure, DifferenceFailure, SchemaViolation, Skip
 from harness.core.model import Basis
 from harness.core.registry import check
 from harness.differential.cases import scenario_cases
@@ -36,7 +36,7 @@ from harness.differential.replay import (
 )
 from harness.differential.requests import generated_params
 from harness.judging.answers import outcome_path
-from harness.judging.violations import wrong_member
+from harness.judging.violations import violations_text, wrong_member, wrong_value
 from harness.target import OMIT
 from schema import Clause, Method
 
@@ -202,8 +202,9 @@ def judge_outcome(ctx: CheckContext, replay: Replay, *, basis: Basis, clauses: t
     return [DifferenceFailure(OUTCOME, reference=replay.reference.answer.body,
                               basis=Basis.AMBIGUITY if gaps else basis, answer=replay.target.answer,
                               method=replay.method, clauses=clauses,
-                              expected=f"an answer of the reference's kind ({reference})", received=target,
-                              path=outcome_path(replay.target.answer))]
+                              expected=answer_value(replay.reference.answer),
+                              received=answer_value(replay.target.answer), path=outcome_path(replay.target.answer),
+                              detail={"outcome": {"target": target, "reference": reference}})]
 
 
 def _schema(ctx: CheckContext, answer: Answer, clauses: tuple[str, ...]) -> list[CheckFailure]:
@@ -212,10 +213,9 @@ def _schema(ctx: CheckContext, answer: Answer, clauses: tuple[str, ...]) -> list
     problems = ctx.contract.response_validator(answer.method, ctx.readings).violations(answer.body)
     if not problems:
         return []
-    return [CheckFailure("Case answer breaks the contract", expected=f"a {answer.method} answer as the contract "
-                        "describes", received="; ".join(str(p) for p in problems[:5]), basis=Basis.SPEC,
-                        answer=answer, method=answer.method, clauses=clauses,
-                        path=wrong_member(problems))]
+    return [SchemaViolation("Case answer breaks the contract", expected=violations_text(problems),
+                            received=wrong_value(problems, answer.body), basis=Basis.SPEC, answer=answer,
+                            method=answer.method, clauses=clauses, path=wrong_member(problems))]
 
 
 def _invariant(ctx: CheckContext, case: Any, replay: Replay, basis: Basis,
@@ -223,10 +223,10 @@ def _invariant(ctx: CheckContext, case: Any, replay: Replay, basis: Basis,
     problem = check_invariant(case.invariant, replay.target.answer.body)
     if problem is None:
         return []
-    return [DifferenceFailure("Case invariant broken", reference=replay.reference.answer.body, basis=basis,
-                              answer=replay.target.answer, method=replay.method, clauses=clauses,
-                              expected=f"invariant {case.invariant}", received=problem,
-                              path=outcome_path(replay.target.answer))]
+    return [CheckFailure("Case invariant broken", reference=replay.reference.answer.body, basis=basis,
+                         answer=replay.target.answer, method=replay.method, clauses=clauses,
+                         expected=f"invariant {case.invariant}", received=problem,
+                         path=outcome_path(replay.target.answer))]
 
 
 # -- generated requests -------------------------------------------------------------------------

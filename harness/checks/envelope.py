@@ -7,14 +7,14 @@ those checks rest on `Basis.JSON_RPC` (WARN in the spec profile).
 
 from __future__ import annotations
 
-from harness.context import Answer, CheckContext, describe
+from harness.context import Answer, CheckContext, answer_value, body_value
+from harness.core.failures import CheckFailure, Mismatch, SchemaViolation
 from harness.core.model import Basis
 from harness.core.paths import BODY, HTTP_STATUS, from_pointer, member
 from harness.core.registry import answer_check, check
 from harness.judging.answers import is_envelope
-from harness.judging.pages import shown
 from harness.judging.violations import closest_violations, schema_document, violations_text
-from harness.target import NOT_JSON, Exchange
+from harness.target import Exchange
 
 JSON_RPC = "2.0"
 
@@ -25,9 +25,11 @@ def jsonrpc_member(ctx: CheckContext, answer: Answer) -> None:
     if not is_envelope(ctx, answer):
         return
     if answer.body.get("jsonrpc") != JSON_RPC:
-        received = shown(answer.body["jsonrpc"]) if "jsonrpc" in answer.body else "no `jsonrpc` member"
-        ctx.fail("Wrong jsonrpc member", expected='/jsonrpc: "2.0"', received=f"/jsonrpc: {received}", answer=answer,
-                 path=member("jsonrpc"))
+        if "jsonrpc" not in answer.body:
+            ctx.fail("Wrong jsonrpc member", expected=f'a `jsonrpc` member "{JSON_RPC}"',
+                     received="no `jsonrpc` member", answer=answer, path=member("jsonrpc"))
+        ctx.fail("Wrong jsonrpc member", expected=JSON_RPC, received=answer.body["jsonrpc"], answer=answer,
+                 path=member("jsonrpc"), kind=Mismatch)
     ctx.examined("answers")
 
 
@@ -39,7 +41,7 @@ def result_xor_error(ctx: CheckContext, answer: Answer) -> None:
     members = [m for m in ("result", "error") if m in answer.body]
     if len(members) != 1:
         ctx.fail("Not exactly one of result and error", expected="exactly one of `result`, `error`",
-                 received=" and ".join(f"`{m}`" for m in members) or "neither", answer=answer, path=BODY)
+                 received=members, answer=answer, path=BODY)
     ctx.examined("answers")
 
 
@@ -50,8 +52,8 @@ def id_echoed(ctx: CheckContext, answer: Answer) -> None:
         return
     sent = answer.exchange.request.get("id") if isinstance(answer.exchange.request, dict) else None
     if answer.body.get("id") != sent or type(answer.body.get("id")) is not type(sent):
-        ctx.fail("Request id not echoed", expected=f"/id: {shown(sent)}",
-                 received=f"/id: {shown(answer.body.get('id'))}", answer=answer, path=member("id"))
+        ctx.fail("Request id not echoed", expected=sent, received=answer.body.get("id"), answer=answer,
+                 path=member("id"), kind=Mismatch)
     ctx.examined("answers")
 
 
@@ -64,7 +66,8 @@ def error_object(ctx: CheckContext, answer: Answer) -> None:
     if problems:
         found = closest_violations(ctx, schema_document(ctx, "Error"), problems, answer.body)
         ctx.fail("Malformed error object", expected="{id, jsonrpc, error: {code: integer, message: string}}",
-                 received=violations_text(found), answer=answer, path=from_pointer(found[0].path))
+                 received=violations_text(found), answer=answer, path=from_pointer(found[0].path),
+                 kind=SchemaViolation)
     ctx.examined("answers")
 
 
@@ -74,18 +77,17 @@ def numeric_id(ctx: CheckContext) -> None:
     sent = 2**53 + 7
     answer = ctx.call("getIndexerSlot", id=sent)
     if not isinstance(answer.body, dict) or answer.body.get("id") != sent or type(answer.body["id"]) is not int:
-        ctx.fail("Numeric id not echoed", expected=f"/id: {sent} (an exact integer)", received=describe(answer),
-                 answer=answer, path=member("id"))
+        received = answer.body.get("id") if isinstance(answer.body, dict) else answer_value(answer)
+        ctx.fail("Numeric id not echoed", expected=sent, received=received, answer=answer, path=member("id"),
+                 kind=Mismatch)
     ctx.examined("answers")
 
 
-def _sent_and_got(exchange: Exchange) -> str:
-    """What came back to a raw payload, as JSON or as the text it was."""
+def _sent_and_got(exchange: Exchange) -> object:
+    """What came back to a raw payload, as a JSON value: the body, or what came instead of JSON."""
     if exchange.error:
-        return f"transport error: {exchange.error}"
-    if exchange.json is NOT_JSON:
-        return f"HTTP {exchange.status}, not JSON: {shown(exchange.body[:200].decode('utf-8', 'replace'))}"
-    return f"HTTP {exchange.status}, {shown(exchange.json, 300)}"
+        return {"transport_error": exchange.error}
+    return body_value(exchange)
 
 
 def _raw_error(ctx: CheckContext, payload: object, title: str, code: int, *, expect_null_id: bool = False) -> None:
@@ -99,10 +101,10 @@ def _raw_error(ctx: CheckContext, payload: object, title: str, code: int, *, exp
         ctx.fail(title, expected=f"a JSON-RPC error object with code {code}", received=_sent_and_got(exchange),
                  basis=Basis.JSON_RPC, path=member("error") if isinstance(body, dict) else BODY)
     if body["error"].get("code") != code or (expect_null_id and body.get("id") is not None):
-        wrong = member("error", "code") if body["error"].get("code") != code else member("id")
-        ctx.fail(title, expected=f"/error/code: {code}" + (" and /id: null" if expect_null_id else ""),
-                 received=f"/error/code: {shown(body['error'].get('code'))}, /id: {shown(body.get('id'))}",
-                 basis=Basis.JSON_RPC, path=wrong)
+        if body["error"].get("code") != code:
+            ctx.fail(title, expected=code, received=body["error"].get("code"), basis=Basis.JSON_RPC,
+                     path=member("error", "code"), kind=Mismatch)
+        ctx.fail(title, expected=None, received=body.get("id"), basis=Basis.JSON_RPC, path=member("id"), kind=Mismatch)
     ctx.examined("answers")
 
 
@@ -125,11 +127,13 @@ def invalid_request(ctx: CheckContext) -> None:
 def unknown_method(ctx: CheckContext) -> None:
     answer = ctx.call("getCompressedAccountz", {"hash": ctx.fresh_pubkey()})
     if answer.has_result:
-        ctx.fail("Unknown method answered", expected="an error", received=describe(answer), answer=answer,
+        ctx.fail("Unknown method answered", expected="an error", received=answer_value(answer), answer=answer,
                  path=member("result"))
     if answer.error is None or answer.error.get("code") != -32601:
-        ctx.fail("Unknown method not -32601", expected="/error/code: -32601", received=describe(answer),
-                 answer=answer, basis=Basis.JSON_RPC, path=member("error", "code") if answer.error else BODY)
+        ctx.fail("Unknown method not -32601", expected=-32601,
+                 received=answer.error.get("code") if answer.error else answer_value(answer), answer=answer,
+                 basis=Basis.JSON_RPC, path=member("error", "code") if answer.error else BODY,
+                 kind=Mismatch if answer.error else CheckFailure)
     ctx.examined("answers")
 
 

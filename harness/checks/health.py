@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from harness.context import CheckContext, describe
+from harness.context import CheckContext, answer_value
 from harness.core.failures import CheckFailure
 from harness.core.model import Basis, Status
 from harness.core.paths import BODY, member
 from harness.core.registry import check
+from harness.core.values import clip
 from harness.judging.answers import outcome_path
-from schema.jsonio import dumps
 
 
 @check("health.ok", clauses=("4.2-M18", "4.2-N6", "7-C3", "7-R1"),
@@ -33,20 +33,20 @@ def health_ok(ctx: CheckContext) -> None:
         ctx.examined("answers")
         if answer.result != "ok":
             ctx.fail("Health is not ok", expected='the string "ok" (or an error when stale)',
-                     received=describe(answer), answer=answer, path=member("result"))
+                     received=answer_value(answer), answer=answer, path=member("result"))
         return
     error = answer.error
     if error is None:
-        ctx.fail("No health answer", expected='"ok" or a JSON-RPC error', received=describe(answer), answer=answer,
-                 path=BODY)
+        ctx.fail("No health answer", expected='"ok" or a JSON-RPC error', received=answer_value(answer),
+                 answer=answer, path=BODY)
     if type(error.get("code")) is not int or not isinstance(error.get("message"), str):
         ctx.examined("answers")
         ctx.fail("Malformed health error", expected="error {code: integer, message: string} (§7)",
-                 received=f"error {dumps(error)[:200]}", answer=answer, clauses=("7-R1", "7-C3"),
+                 received=clip(error), answer=answer, clauses=("7-R1", "7-C3"),
                  path=member("error", "code" if type(error.get("code")) is not int else "message"))
     raise CheckFailure("Target says it is stale", expected='"ok" from an indexer within the configured lag; an '
                        "error otherwise (the chain tip is not visible through the API, so the kit cannot tell which)",
-                       received=f"error {error['code']}: {error['message'][:200]}", answer=answer,
+                       received=clip(error), answer=answer,
                        method=answer.method, status=Status.UNVERIFIED, clauses=("7-C3", "4.2-N6"),
                        path=member("error"))
 
@@ -66,9 +66,9 @@ def indexer_slot(ctx: CheckContext) -> None:
     answer = ctx.call("getIndexerSlot")
     slot = answer.result
     if type(slot) is not int or slot < 0:
-        ctx.fail("No indexer slot", expected="a non-negative integer slot", received=describe(answer), answer=answer,
-                 basis=Basis.SPEC, clauses=("4.2-M19",), path=outcome_path(answer))
+        ctx.fail("No indexer slot", expected="a non-negative integer slot", received=answer_value(answer),
+                 answer=answer, basis=Basis.SPEC, clauses=("4.2-M19",), path=outcome_path(answer))
     ctx.examined("answers")
     if highest is not None and slot < highest:
-        ctx.fail("Indexer slot behind answers", expected=f"slot ≥ {highest} (the highest context.slot seen)",
-                 received=f"slot {slot}", answer=answer, path=member("result"))
+        ctx.fail("Indexer slot behind answers", expected=f"a slot ≥ {highest} (the highest context.slot seen)",
+                 received=slot, answer=answer, path=member("result"))

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext, describe
-from harness.core.failures import Skip
+from harness.context import Answer, CheckContext, answer_value
+from harness.core.failures import ReadingFailure, Skip
 from harness.core.model import Basis
 from harness.core.paths import result_value
 from harness.core.registry import check
@@ -56,7 +56,7 @@ def validity_hashes(ctx: CheckContext, method: Method) -> None:
                 notes.append(f"{count} hashes not judged: account {gone} was consumed since discovery")
                 continue
             ctx.fail(f"{count} hashes refused", expected=f"a proof for {count} live accounts",
-                     received=describe(answer), answer=answer, path=outcome_path(answer))
+                     received=answer_value(answer), answer=answer, path=outcome_path(answer))
         ctx.examined("counts")
     for count in outside:
         chosen = [hashes[i % len(hashes)] for i in range(count)]
@@ -80,9 +80,9 @@ def _empty_list_reading(ctx: CheckContext, method: Method, hashes: list[str]) ->
     ctx.examined("readings")
     observed = ctx.contract.ambiguity("empty-address-list").observed
     if reading != observed:
-        ctx.fail("Empty address list read otherwise", expected=f"either reading (observed practice: {observed})",
-                 received=f"reading {reading}: {describe(answer)}", answer=answer, basis=Basis.AMBIGUITY,
-                 clauses=("4.3-R2", "4.3-P2"), path=outcome_path(answer))
+        ctx.fail("Empty address list read otherwise", expected={"empty-address-list": observed},
+                 received={"empty-address-list": [reading]}, answer=answer, basis=Basis.AMBIGUITY,
+                 clauses=("4.3-R2", "4.3-P2"), path=outcome_path(answer), kind=ReadingFailure)
 
 
 def _accepted(ctx: CheckContext, method: Method, params: dict[str, Any], hashes: list[str]) -> tuple[Answer, str]:
@@ -110,7 +110,7 @@ def validity_addresses(ctx: CheckContext, method: Method) -> None:
         answer, reading = _accepted(ctx, method, {"newAddressesWithTrees": _addresses(ctx, tree, count)}, hashes)
         if not answer.has_result:
             ctx.fail(f"{count} new addresses refused", expected=f"a proof for {count} new addresses in tree {tree}",
-                     received=describe(answer), answer=answer, path=outcome_path(answer))
+                     received=answer_value(answer), answer=answer, path=outcome_path(answer))
         ctx.observe("validity-hashes-required", (reading,))
         ctx.examined("counts")
         beside = {"hashes": hashes[:1]} if reading == "required" else beside
@@ -129,11 +129,11 @@ def page_limit(ctx: CheckContext, method: Method) -> None:
     answer = ctx.call(method.name, {**params, "limit": 1})
     items = items_of(method, answer.value)
     if items is None:
-        ctx.fail("No page with limit 1", expected="a page", received=describe(answer), answer=answer,
+        ctx.fail("No page with limit 1", expected="a page", received=answer_value(answer), answer=answer,
                  path=outcome_path(answer))
     if len(items) > 1:
         ctx.fail("Page longer than limit", expected="at most 1 item with limit 1", received=f"{len(items)} items",
-                 answer=answer, path=result_value(method.pagination.items, 1))
+                 answer=answer, path=result_value(method.pagination.items))
     ctx.examined("pages")
     maximum = method.observed.get("limit", {}).get("max")
     if maximum is None:
@@ -141,7 +141,7 @@ def page_limit(ctx: CheckContext, method: Method) -> None:
     at_max = ctx.call(method.name, {**params, "limit": maximum})
     if not at_max.has_result:
         ctx.fail("Maximum limit refused", expected=f"limit {maximum} accepted (observed maximum)",
-                 received=describe(at_max), answer=at_max, basis=Basis.OBSERVED, path=outcome_path(at_max))
+                 received=answer_value(at_max), answer=at_max, basis=Basis.OBSERVED, path=outcome_path(at_max))
     expect_refusal(ctx, ctx.call(method.name, {**params, "limit": maximum + 1}), f"limit {maximum + 1}",
                    basis=Basis.OBSERVED)
     ctx.examined("pages", 2)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext, describe
+from harness.context import Answer, CheckContext, answer_value, describe
 from harness.core.failures import Skip
 from harness.core.model import Basis
 from harness.core.paths import result_value
@@ -160,8 +160,8 @@ def generated_valid(ctx: CheckContext, method: Method) -> None:
         if not answer.has_result and not _balance_bare(answer):
             if _moved(ctx, method, params):
                 continue  # an account was consumed since discovery: the refusal is right
-            ctx.fail("Valid request refused", expected=f"a result for params {dumps(params)}",
-                     received=describe(answer), answer=answer, basis=basis, path=outcome_path(answer))
+            ctx.fail("Valid request refused", expected="a result: the params are valid",
+                     received=answer_value(answer), answer=answer, basis=basis, path=outcome_path(answer))
         ctx.examined("answers")
 
 
@@ -223,7 +223,7 @@ def not_found(ctx: CheckContext) -> None:
     account = ctx.call("getCompressedAccount", {"hash": ctx.fresh_pubkey()})
     if not (account.has_result and _null_value(account.result)):
         ctx.fail("Unknown account not null", expected="result {context, value: null} (§7)",
-                 received=describe(account), answer=account, clauses=("7-N1",),
+                 received=answer_value(account), answer=account, clauses=("7-N1",),
                  path=result_value() if account.has_result else outcome_path(account))
     ctx.examined("answers")
     signature = b58encode(bytes(ctx.rng.randbytes(64)))
@@ -231,7 +231,7 @@ def not_found(ctx: CheckContext) -> None:
     # Both readings of ambiguity transaction-context: a null result, or {context, value: null}.
     if not (transaction.has_result and (transaction.result is None or _null_value(transaction.result))):
         ctx.fail("Unknown transaction not null", expected="result null, or {context, value: null} (§7; ambiguity "
-                 "transaction-context)", received=describe(transaction), answer=transaction, clauses=("7-N2",),
+                 "transaction-context)", received=answer_value(transaction), answer=transaction, clauses=("7-N2",),
                  path=outcome_path(transaction))
     ctx.examined("answers")
 
@@ -242,5 +242,5 @@ def deprecated_new_addresses(ctx: CheckContext) -> None:
     answer = ctx.call("getValidityProof", {"newAddresses": [ctx.fresh_pubkey()]})
     if not answer.has_result:
         ctx.fail("Deprecated newAddresses refused", expected="a proof (deprecated, still supported: §4.3, §9)",
-                 received=describe(answer), answer=answer, path=outcome_path(answer))
+                 received=answer_value(answer), answer=answer, path=outcome_path(answer))
     ctx.examined("answers")

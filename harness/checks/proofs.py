@@ -18,9 +18,11 @@ from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis, Status
 from harness.core.paths import result_value
 from harness.core.registry import check
+from harness.core.values import jsonable
 from ledger_crypto import b58decode, b58encode
 from ledger_proofs.circuits import CIRCUITS, Circuit
 from ledger_proofs.verify import verify_compressed
+from schema.jsonio import dumps
 
 __all__ = ["PER_CIRCUIT", "proof_inputs"]
 
@@ -35,7 +37,7 @@ def _number(value: Any) -> int:
         return value
     if isinstance(value, str):
         return int.from_bytes(b58decode(value, length=32), "big")
-    raise ValueError(f"{value!r} is neither a base58 hash nor a non-negative integer")
+    raise ValueError(f"{dumps(jsonable(value))} is neither a base58 hash nor a non-negative integer")
 
 
 def proof_inputs(circuit: Circuit, value: dict, addresses: list[str]) -> dict[str, list[int]]:
@@ -58,9 +60,9 @@ def proof_inputs(circuit: Circuit, value: dict, addresses: list[str]) -> dict[st
     }
 
 
-def _shown(inputs: dict[str, list[int]]) -> str:
-    return "; ".join(f"{group} [{', '.join(b58encode(v.to_bytes(32, 'big')) for v in values)}]"
-                     for group, values in inputs.items() if values)
+def _shown(inputs: dict[str, list[int]]) -> dict[str, list[str]]:
+    """The public inputs used, by group, as base58 hashes."""
+    return {group: [b58encode(v.to_bytes(32, "big")) for v in values] for group, values in inputs.items() if values}
 
 
 def _live_hashes(ctx: CheckContext) -> list[str]:
@@ -94,7 +96,7 @@ def _plan(ctx: CheckContext, hashes: list[str]) -> list[tuple[Circuit, dict, lis
     return plan
 
 
-def _failure(title: str, answer: Answer, *, expected: str, received: str,
+def _failure(title: str, answer: Answer, *, expected: Any, received: Any,
              status: Status | None = None) -> CheckFailure:
     return CheckFailure(title, expected=expected, received=received, answer=answer, method=METHOD,
                         basis=Basis.LEDGER, status=status, path=result_value("compressedProof"))
@@ -110,7 +112,7 @@ def _judge(ctx: CheckContext, circuit: Circuit, answer: Answer, addresses: list[
         ctx.examined("proofs", method=METHOD)
         ctx.defer(_failure(f"Proof not verified: null ({circuit.name})", answer, status=Status.UNVERIFIED,
                            expected=f"a Groth16 proof of {circuit.name} to verify",
-                           received="compressedProof is null: there is nothing to verify"))
+                           received=None))
         return
     try:
         inputs = proof_inputs(circuit, value, addresses)
@@ -128,7 +130,7 @@ def _judge(ctx: CheckContext, circuit: Circuit, answer: Answer, addresses: list[
             f"Groth16 proof does not verify ({circuit.name})", answer,
             expected=f"e(A, B) = e(α, β)·e(vk_x, γ)·e(C, δ) with the published {circuit.name} verifying key and "
                      f"public inputs in the order {', '.join(k for k, v in inputs.items() if v)}",
-            received=f"{verdict.reason}; circuit {circuit.name}; inputs used: {_shown(inputs)}"))
+            received={"verdict": verdict.reason, "circuit": circuit.name, "public inputs": _shown(inputs)}))
 
 
 @check("crypto.groth16-proof", clauses=("ledger-P2", "4.2-M17"), basis=Basis.LEDGER,

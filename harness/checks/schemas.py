@@ -9,20 +9,21 @@ follows another reading is reported as exactly that, with basis AMBIGUITY, never
 
 from __future__ import annotations
 
-from harness.context import Answer, CheckContext
+from harness.context import Answer, CheckContext, body_value
+from harness.core.failures import ReadingFailure, SchemaViolation
 from harness.core.model import Basis
 from harness.core.paths import BODY, member
 from harness.core.registry import answer_check
 from harness.judging.answers import is_envelope, is_plain_error_body
-from harness.judging.pages import shown
 from harness.judging.violations import (
+    ABSENT,
     closest_violations,
     followed_readings,
     reading_member,
-    reading_note,
     schema_document,
     violations_text,
     wrong_member,
+    wrong_value,
 )
 from harness.target import NOT_JSON
 
@@ -56,28 +57,28 @@ def result(ctx: CheckContext, answer: Answer) -> None:
     if problems:  # wrong under every reading: the spec is broken
         document = schema_document(ctx, f"{answer.method}.response")
         found = closest_violations(ctx, document, problems, answer.body)
-        ctx.fail("Answer breaks the result schema", expected=f"a {answer.method} answer as the contract describes",
-                 received=violations_text(found), answer=answer, clauses=(method.clause, "4.1-R6", "4.1-R7"),
-                 path=wrong_member(found))
+        ctx.fail("Answer breaks the result schema", expected=violations_text(found),
+                 received=wrong_value(found, answer.body), answer=answer, clauses=(method.clause, "4.1-R6", "4.1-R7"),
+                 path=wrong_member(found), kind=SchemaViolation)
     _pinned_readings(ctx, answer)
 
 
 def _pinned_readings(ctx: CheckContext, answer: Answer) -> None:
     """The answer is valid under some reading but not under the profile's pinned ones: say which."""
     definition = f"{answer.method}.response"
-    notes, clauses, broken, followed_by = [], [], [], {}
+    clauses, broken, followed_by = [], {}, {}
     for amb_id in ctx.contract.ambiguities_in(definition):
         amb = ctx.contract.ambiguity(amb_id)
         pinned = ctx.readings.get(amb_id)
         followed = followed_by[amb_id] = followed_readings(ctx, answer, amb_id)
         if pinned and not set(pinned) & set(followed):
-            notes.append(reading_note(ctx, amb, followed))
             clauses.append(amb.clause)
-            broken.append((amb_id, pinned[0]))
-    if notes:
-        first, reading = broken[0]
-        ctx.fail("Reading other than the pinned one", expected="the readings the profile pins",
-                 received="; ".join(notes), answer=answer, basis=Basis.AMBIGUITY, clauses=tuple(clauses),
+            broken[amb_id] = pinned[0]
+    if broken:
+        first, reading = next(iter(broken.items()))
+        ctx.fail("Reading other than the pinned one", expected=broken,
+                 received={amb_id: list(followed_by[amb_id]) for amb_id in broken}, answer=answer,
+                 basis=Basis.AMBIGUITY, clauses=tuple(clauses), kind=ReadingFailure,
                  path=reading_member(ctx, first, reading, answer.body, definition, followed_by))
     ctx.examined("answers")
 
@@ -91,10 +92,9 @@ def context_slot(ctx: CheckContext, answer: Answer) -> None:
     context = result_.get("context") if isinstance(result_, dict) else None
     slot = context.get("slot") if isinstance(context, dict) else None
     if type(slot) is not int or slot < 0:
-        received = "no `context`" if context is None else f"/result/context/slot is {shown(slot)}"
-        ctx.fail("No context slot", expected="/result/context/slot, a non-negative integer", received=received,
-                 answer=answer, path=member("result", "context") if context is None else member("result", "context",
-                                                                                              "slot"))
+        ctx.fail("No context slot", expected="a non-negative integer slot in `result.context`",
+                 received=ABSENT if context is None else slot, answer=answer,
+                 path=member("result", "context") if context is None else member("result", "context", "slot"))
     ctx.examined("answers")
 
 
@@ -108,16 +108,14 @@ def error_body(ctx: CheckContext, answer: Answer) -> None:
         return
     if exchange.json is NOT_JSON or not is_plain_error_body(answer):
         stated = STATED_ERROR_BODIES.get(answer.status)
-        json_body = exchange.json is not NOT_JSON
         # §7 states `{error: string}` for 429 and 500 only; it shows no status for the JSON-RPC error body and
         # says other statuses are "not shown", so any other status's body (a gateway's 502 page) is a convention.
         basis = Basis.SPEC if stated else Basis.JSON_RPC
         if answer.method not in ctx.contract.methods:
             basis = Basis.JSON_RPC  # an operation the spec does not have: nothing it states applies
-        text = shown(exchange.json) if json_body else f"not JSON ({exchange.json_error}): " + shown(
-            exchange.body[:200].decode("utf-8", "replace"))
         ctx.fail(f"Malformed HTTP {answer.status} body", expected="{error: string}" if stated else
-                 "{error: string} or a JSON-RPC error object (§7)", received=text, answer=answer, basis=basis,
+                 "{error: string} or a JSON-RPC error object (§7)", received=body_value(exchange), answer=answer,
+                 basis=basis,
                  clauses=(stated,) if stated else ("7-R1", "7-R4"),
                  path=member("error") if isinstance(answer.body, dict) and "error" in answer.body else BODY)
     ctx.examined("answers")
@@ -132,7 +130,7 @@ def ambiguity_readings(ctx: CheckContext, answer: Answer) -> None:
             "error" in answer.body):
         return
     definition = f"{answer.method}.response"
-    unusual, touched, unusual_ids, followed_by = [], 0, [], {}
+    unusual, touched, followed_by = {}, 0, {}
     seen = ctx.cache.setdefault("observed", {})
     for amb_id in ctx.contract.ambiguities_in(definition):
         if seen.get((answer.method, amb_id), 0) >= OBSERVE_PER_METHOD:
@@ -145,11 +143,10 @@ def ambiguity_readings(ctx: CheckContext, answer: Answer) -> None:
         touched += 1
         ctx.observe(amb_id, followed)
         if amb.observed not in followed and not ctx.profile.pin_observed:  # pinned: schema.result reports it
-            unusual.append(reading_note(ctx, amb, followed))
-            unusual_ids.append(amb_id)
+            unusual[amb_id] = amb.observed
     if unusual:
-        first = ctx.contract.ambiguity(unusual_ids[0])
-        ctx.fail("Reading other than observed practice", expected="any reading (the spec allows each)",
-                 received="; ".join(unusual), answer=answer,
-                 path=reading_member(ctx, first.id, first.observed, answer.body, definition, followed_by))
+        first, observed = next(iter(unusual.items()))
+        ctx.fail("Reading other than observed practice", expected=unusual,
+                 received={amb_id: list(followed_by[amb_id]) for amb_id in unusual}, answer=answer, kind=ReadingFailure,
+                 path=reading_member(ctx, first, observed, answer.body, definition, followed_by))
     ctx.examined("readings", touched)

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext, describe
-from harness.core.failures import Skip
+from harness.context import Answer, CheckContext, answer_value, describe
+from harness.core.failures import Mismatch, ReadingFailure, Skip
 from harness.core.model import Basis
 from harness.core.paths import BODY, HTTP_STATUS, header, member
 from harness.core.registry import answer_check, check
-from harness.differential.compare import differences, json_path
+from harness.differential.compare import differences, json_path, sides
 from harness.judging.answers import is_envelope
 from harness.judging.samples import sample_params
-from harness.judging.violations import reading_note
 from harness.target import NOT_JSON
 from schema import Method
 
@@ -23,8 +22,8 @@ def success_status(ctx: CheckContext, answer: Answer) -> None:
     if not answer.has_result:
         return
     if answer.status != 200:
-        ctx.fail("Success without HTTP 200", expected="HTTP 200", received=f"HTTP {answer.status}", answer=answer,
-                 path=HTTP_STATUS)
+        ctx.fail("Success without HTTP 200", expected=200, received=answer.status, answer=answer, path=HTTP_STATUS,
+                 kind=Mismatch)
     ctx.examined("answers")
 
 
@@ -41,7 +40,7 @@ def answered(ctx: CheckContext, answer: Answer) -> None:
     if (exchange.status or 0) < 400 and exchange.json is NOT_JSON:
         stated = answer.method in ctx.contract.methods  # every answer §4.1 and §7 show for an operation is JSON
         ctx.fail("Answer is not JSON", expected="one JSON document: a JSON-RPC result or error (§4.1, §7)",
-                 received=f"HTTP {exchange.status}, {exchange.json_error or 'not JSON'}", answer=answer,
+                 received=answer_value(answer), answer=answer,
                  clauses=("4.1-R3", "4.1-R6"), basis=Basis.SPEC if stated else Basis.JSON_RPC, path=BODY)
     ctx.examined("answers")
 
@@ -53,8 +52,8 @@ def content_type(ctx: CheckContext, answer: Answer) -> None:
         return
     label = answer.exchange.headers.get("content-type", "")
     if label.split(";")[0].strip().lower() != "application/json":
-        ctx.fail("Wrong content type", expected="Content-Type: application/json", received=label or "(none)",
-                 answer=answer, path=header("Content-Type"))
+        ctx.fail("Wrong content type", expected="application/json", received=label or None, answer=answer,
+                 path=header("Content-Type"), kind=Mismatch)
     ctx.examined("answers")
 
 
@@ -67,9 +66,8 @@ def error_status(ctx: CheckContext, answer: Answer) -> None:
     followed = ctx.contract.readings_followed(amb.id, answer.status, amb.definition)
     ctx.observe(amb.id, followed)
     if amb.observed not in followed:
-        ctx.fail("Error status other than observed practice", expected="any HTTP status (the spec shows none)",
-                 received=f"HTTP {answer.status} with a JSON-RPC error: {reading_note(ctx, amb, followed)}",
-                 answer=answer, path=HTTP_STATUS)
+        ctx.fail("Error status other than observed practice", expected={amb.id: amb.observed},
+                 received={amb.id: list(followed)}, answer=answer, path=HTTP_STATUS, kind=ReadingFailure)
     ctx.examined("answers")
 
 
@@ -106,9 +104,10 @@ def path_forms(ctx: CheckContext, method: Method) -> None:
     named = ctx.call(method.name, params, path_form="method")
     found = differences(_comparable(named), _comparable(root))
     if found:
-        ctx.fail("Path forms differ", expected=f"/{method.name} to answer as / does: {describe(root)}",
-                 received=describe(named), answer=named,
-                 path=json_path(found) if isinstance(named.body, dict) else HTTP_STATUS)
+        expected, received = sides(found) if isinstance(named.body, dict) else (answer_value(root),
+                                                                                 answer_value(named))
+        ctx.fail("Path forms differ", expected=expected, received=received, answer=named,
+                 path=json_path(found) if isinstance(named.body, dict) else HTTP_STATUS, kind=Mismatch)
     ctx.examined("pairs")
 
 
@@ -120,7 +119,7 @@ def api_key(ctx: CheckContext) -> None:
     if not with_key.has_result:
         given = "with the api-key in the query (§5)" if ctx.target.api_key else "(no api-key was given)"
         ctx.fail("Request with api-key refused", expected=f"a result for getIndexerSlot {given}",
-                 received=describe(with_key), answer=with_key,
+                 received=answer_value(with_key), answer=with_key,
                  path=member("error") if with_key.error else BODY)
     ctx.examined("answers")
     exchange = ctx.send({"jsonrpc": "2.0", "id": "csi-nokey", "method": "getIndexerSlot"}, with_key=False)

@@ -6,11 +6,13 @@ everything needed to understand and reproduce it without the run that produced i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["BaselineEntry", "Basis", "CheckResult", "Finding", "Observation", "RunResult", "Status"]
+__all__ = ["KINDS", "BaselineEntry", "Basis", "CheckResult", "FailureKind", "Finding", "Observation", "RunResult",
+           "Status"]
 
 
 class Status(StrEnum):
@@ -73,8 +75,36 @@ _BASIS_LABELS = {
 
 
 @dataclass(frozen=True)
+class FailureKind:
+    """What one kind of failure means for the reports: how its two values read, and when two are one fault."""
+
+    name: str
+    exact: bool
+    """True: `expected` and `received` are both exact JSON values (a text view quotes their strings);
+    False: `expected` may state the rule in words, and a string on either side reads as words."""
+    key: tuple[str, ...]
+    """The finding fields (with list indices in `path` read as `[*]`) that make two findings one fault."""
+
+
+KINDS = {kind.name: kind for kind in (
+    FailureKind("rule", exact=False, key=("title", "path")),
+    FailureKind("mismatch", exact=True, key=("title", "path")),
+    FailureKind("schema", exact=False, key=("path",)),
+    FailureKind("difference", exact=True, key=("title", "path")),
+    FailureKind("reading", exact=True, key=("title", "expected")),
+)}
+"""Every kind of failure by name: data the engine groups findings by and the writers render them from.
+`harness.core.failures` has the exception of each kind."""
+
+
+@dataclass(frozen=True)
 class Finding:
-    """One broken rule in one answer: what was asked, what came back, what was expected."""
+    """One broken rule in one answer: what was asked, what came back, what was expected, as values.
+
+    `expected` and `received` are JSON values: what the member at `path` held, and what the rule
+    wanted there (a value, or the rule in words: `kind` says which, see `harness.core.failures.KINDS`).
+    Reports build every sentence they print from these fields.
+    """
 
     check_id: str
     title: str
@@ -82,7 +112,13 @@ class Finding:
     basis: Basis
     clauses: tuple[str, ...]
     method: str | None
-    message: str
+    kind: str
+    """The kind of failure (`harness.core.failures.KINDS`): how findings group, how `expected` reads."""
+    expected: Any
+    received: Any
+    path: str | None = None
+    """Where in the answer the wrong thing is: a JSON path into the body (`$.result.value.items[3].leafIndex`),
+    or `HTTP status` / `HTTP header Content-Type` for what the body does not carry."""
     request: Any = None
     response: Any = None
     http_status: int | None = None
@@ -93,17 +129,31 @@ class Finding:
     baselined: bool = False
     """A known finding listed in the run's baseline: reported, but not counted by the gate."""
     occurrences: int = 1
-    """How many answers showed this same fault (same check, method and title); one entry for all."""
+    """How many answers showed this same fault (the same `key`); one entry for all."""
     examples: tuple[dict[str, Any], ...] = ()
-    """A few of the other occurrences: `{message, request, curl}` each."""
-    path: str | None = None
-    """Where in the answer the wrong thing is: a JSON path into the body (`$.result.value.items[3].leafIndex`),
-    or `HTTP status` / `HTTP header Content-Type` for what the body does not carry."""
+    """A few of the other occurrences: `{path, expected, received, request, curl}` each."""
+    detail: dict[str, Any] = field(default_factory=dict)
+    """Other facts of the failure, as JSON values by name (a difference's allowed differences, the
+    open points it rests on, the pages walked), which reports show after the two values."""
 
     @property
-    def group_key(self) -> tuple:
-        """Findings with the same key are one fault seen in several answers: reported once, with a count."""
-        return (self.check_id, self.method, self.title, self.status)
+    def key(self) -> tuple:
+        """Findings with the same key are one fault seen in several answers: reported once, with a count.
+
+        What identifies a fault is the kind's (`FailureKind.key`): its title and member, with list
+        indices read as `[*]`, so one wrong member in every item of a list is one finding."""
+        fields = KINDS[self.kind].key if self.kind in KINDS else ("title", "path")
+        parts = tuple(_INDICES.sub("[*]", self.path or "") if name == "path" else getattr(self, name)
+                      for name in fields)
+        return (self.check_id, self.method, self.status, self.kind, *parts)
+
+    def example(self) -> dict[str, Any]:
+        """This finding as one example of a grouped one."""
+        return {"path": self.path, "expected": self.expected, "received": self.received, "request": self.request,
+                "curl": self.curl}
+
+
+_INDICES = re.compile(r"\[\d+\]")
 
 
 @dataclass(frozen=True)
@@ -144,7 +194,6 @@ class CheckResult:
 
     check_id: str
     family: str
-    title: str
     clauses: tuple[str, ...]
     description: str
     findings: list[Finding] = field(default_factory=list)

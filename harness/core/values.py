@@ -14,7 +14,7 @@ from typing import Any
 
 from schema import jsonio
 
-__all__ = ["REPLACEMENT", "TOO_DEEP", "clean", "jsonable", "writable"]
+__all__ = ["CLIP_CHARS", "CLIP_ITEMS", "REPLACEMENT", "TOO_DEEP", "clean", "clip", "jsonable", "writable"]
 
 REPLACEMENT = "\ufffd"
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -59,3 +59,22 @@ def writable(value: Any) -> Any:
     if isinstance(value, set | frozenset):
         return sorted(value, key=str)
     return clean(str(value))
+
+
+CLIP_ITEMS = 10
+"""List items a finding's value keeps; the answer itself is in the finding whole."""
+CLIP_CHARS = 300
+"""Characters of a string a finding's value keeps."""
+
+
+def clip(value: Any, items: int = CLIP_ITEMS, chars: int = CLIP_CHARS) -> Any:
+    """`value` small enough for a finding's `received`: long lists keep their first `items` and a last
+    string saying how many more there were, long strings their first `chars` characters and `…`."""
+    if isinstance(value, str):
+        return value if len(value) <= chars else value[:chars] + "…"
+    if isinstance(value, list):
+        kept = [clip(item, items, chars) for item in value[:items]]
+        return kept + ([f"… {len(value) - items} more"] if len(value) > items else [])
+    if isinstance(value, dict):
+        return {key: clip(item, items, chars) for key, item in value.items()}
+    return value

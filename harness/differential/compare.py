@@ -15,9 +15,10 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
+from harness.core.values import jsonable
 from schema import jsonio
 
-__all__ = ["MISSING", "Difference", "canonical", "differences", "render", "shown"]
+__all__ = ["MISSING", "Difference", "canonical", "differences", "render", "shown", "sides"]
 
 
 class _Missing:
@@ -52,7 +53,7 @@ def shown(value: Any, width: int = SHOWN) -> str:
     try:
         text = jsonio.dumps(value)
     except (TypeError, ValueError):
-        text = repr(value)
+        text = jsonio.dumps(jsonable(value))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -125,6 +126,24 @@ def _list_differences(target: list, reference: list, path: str) -> list[Differen
         found += [Difference(f"{path}[{i}]", MISSING, reference[i]) for i in range(r1 + pairs, r2)]
         found += [Difference(f"{path}[+{i}]", target[i], MISSING) for i in range(t1 + pairs, t2)]
     return found
+
+
+SIDES = 20
+"""Differing members a finding's two sides keep; the answers themselves are in the finding whole."""
+
+
+def sides(found: list[Difference], limit: int = SIDES) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The differences as a finding's two values: (the reference's side, the target's side), each a
+    mapping from a member's JSON path to its value there, a member absent on a side left out of it."""
+    reference: dict[str, Any] = {}
+    target: dict[str, Any] = {}
+    for difference in found[:limit]:
+        where = json_path([difference])
+        if difference.reference is not MISSING:
+            reference[where] = difference.reference
+        if difference.target is not MISSING:
+            target[where] = difference.target
+    return reference, target
 
 
 def render(found: list[Difference], *, limit: int = 12, width: int = SHOWN) -> str:

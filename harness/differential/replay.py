@@ -30,10 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.context import Answer, CheckContext, DifferenceFailure, describe
-from harness.core.failures import Skip
+from harness.context import Answer, CheckContext, describe
+from harness.core.failures import DifferenceFailure, Skip
 from harness.core.model import Basis
-from harness.differential.compare import Difference, differences, json_path, render
+from harness.differential.compare import Difference, differences, json_path, sides
 from harness.differential.normalize import ALLOWED, NORMALIZERS, READING_MEMBERS, READINGS, comparable, normalize
 from harness.target import NOT_JSON, OMIT
 from schema import Contract, Method
@@ -180,11 +180,13 @@ def judge(ctx: CheckContext, replay: Replay, *, basis: Basis, clauses: tuple[str
 def _failure(replay: Replay, title: str, basis: Basis, clauses: tuple[str, ...], found: list[Difference],
              gaps: list[str], applied: set[str]) -> DifferenceFailure:
     walked = replay.target.pages > 1 or replay.reference.pages > 1
+    reference_side, target_side = sides(found)
     return DifferenceFailure(
         title, reference=replay.reference.body, response=replay.target.body if walked else None, basis=basis,
-        answer=replay.target.answer, method=replay.method, clauses=clauses,
-        expected="the reference's answer" + _allowed_line(applied), received=_received(found, replay, gaps),
-        path=json_path(found))
+        answer=replay.target.answer, method=replay.method, clauses=clauses, expected=reference_side,
+        received=target_side, path=json_path(found), allowed=_allowed(applied), open_points=tuple(gaps),
+        differences=len(found),
+        pages=(replay.target.pages, replay.reference.pages) if walked else None)
 
 
 def _explained(difference: Difference, gaps: list[str], outcome_differs: bool) -> bool:
@@ -215,19 +217,9 @@ def _classify(found: list, target: dict, reference: dict, clauses: tuple[str, ..
     return ANSWER, clauses
 
 
-def _allowed_line(applied: set[str]) -> str:
-    names = [n.name for n in NORMALIZERS if n.name in applied]
-    return f" up to the allowed differences ({', '.join(names)})" if names else " (no allowed difference applied)"
-
-
-def _received(found: list, replay: Replay, gaps: list[str]) -> str:
-    lines = [f"{len(found)} difference(s), target | reference:", render(found)]
-    if replay.target.pages > 1 or replay.reference.pages > 1:
-        lines.append(f"(pages walked: target {replay.target.pages}, reference {replay.reference.pages})")
-    if gaps:
-        lines.append(f"open point(s) {', '.join(gaps)}: the target is not seen to follow the reference's reading, "
-                     "so the difference rests on the ambiguity (see `csi ambiguities`)")
-    return "\n".join(lines)
+def _allowed(applied: set[str]) -> tuple[str, ...]:
+    """The allowed differences applied to either side, in the order `NORMALIZERS` lists them."""
+    return tuple(n.name for n in NORMALIZERS if n.name in applied)
 
 
 def reading_gaps(contract: Contract, method: str, target: dict, reference: dict, ambiguity: str | None) -> list[str]:

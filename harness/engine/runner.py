@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.context import Answer, CheckContext, DifferenceFailure
+from harness.context import Answer, CheckContext
 from harness.core.baseline import apply_baseline
 from harness.core.errors import PreconditionUnmet, TargetError
 from harness.core.failures import CheckFailure, Skip
@@ -22,6 +22,7 @@ from harness.core.keys import Keys
 from harness.core.model import BaselineEntry, Basis, CheckResult, Finding, Observation, RunResult, Status
 from harness.core.profile import Profile
 from harness.core.registry import REGISTRY, CheckSpec, Registry
+from harness.core.values import jsonable
 from harness.discover import discover
 from harness.engine.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
 from harness.engine.shard import Shard
@@ -65,7 +66,7 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
     contract = contract or Contract.default()
     specs = registry.select(config.only, config.skip)
     methods = _methods(contract, config.only)
-    results = {spec.id: CheckResult(spec.id, spec.family, spec.description, spec.clauses, spec.description,
+    results = {spec.id: CheckResult(spec.id, spec.family, spec.clauses, spec.description,
                                     basis=spec.basis)
                for spec in specs}
     answer_specs = [spec for spec in specs if spec.kind == "answer"]
@@ -232,8 +233,7 @@ def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Call
 def _finding(ctx: CheckContext, spec: CheckSpec, failure: CheckFailure, method: str | None) -> Finding:
     basis = failure.basis or spec.basis
     answer = failure.answer
-    differs = isinstance(failure, DifferenceFailure)
-    merged = failure.response if differs else None
+    merged = failure.response
     exchange = answer.exchange if answer is not None else None
     return Finding(
         check_id=spec.id,
@@ -242,15 +242,34 @@ def _finding(ctx: CheckContext, spec: CheckSpec, failure: CheckFailure, method: 
         basis=basis,
         clauses=failure.clauses or spec.clauses,
         method=failure.method or method,
-        message=ctx.target.redactor.text(failure.message),
+        kind=failure.kind,
+        expected=_value(ctx, failure.expected),
+        received=_value(ctx, failure.received),
+        detail=_value(ctx, failure.detail),
         path=failure.path,
         request=exchange.request if exchange else None,
         response=_response_of(exchange) if merged is None else merged,
         http_status=exchange.status if exchange else None,
         curl=exchange.curl() if exchange else None,
         seed=ctx.seed,
-        reference_response=failure.reference if differs else None,
+        reference_response=failure.reference,
     )
+
+
+def _value(ctx: CheckContext, value: Any) -> Any:
+    """A failure's value as it goes into a finding: JSON, with the key redacted from every string in it."""
+    value = jsonable(value, _VALUE_DEPTH)
+    if isinstance(value, str):
+        return ctx.target.redactor.text(value)
+    if isinstance(value, list):
+        return [_value(ctx, item) for item in value]
+    if isinstance(value, dict):
+        return {ctx.target.redactor.text(key): _value(ctx, item) for key, item in value.items()}
+    return value
+
+
+_VALUE_DEPTH = 40
+"""Nesting a finding's value keeps; a deeper one is cut (the whole answer is in the finding's response)."""
 
 
 def _response_of(exchange: Exchange | None) -> object:
@@ -279,15 +298,21 @@ MAX_EXAMPLES = 3
 
 
 def _record(result: CheckResult, finding: Finding) -> None:
-    """One entry per fault: the same check, method and title in many answers is one finding with a count."""
+    """One entry per fault: findings with the same key (its kind's: the title and the member, list
+    indices aside) in many answers are one finding with a count and a few other examples."""
     for index, existing in enumerate(result.findings):
-        if existing.group_key != finding.group_key:
+        if existing.key != finding.key:
             continue
         examples = existing.examples
-        if len(examples) < MAX_EXAMPLES and finding.message != existing.message and all(
-                example["message"] != finding.message for example in examples):
-            examples += ({"message": finding.message, "request": finding.request, "curl": finding.curl},)
+        example = finding.example()
+        if len(examples) < MAX_EXAMPLES and not _same_values(example, existing.example()) and not any(
+                _same_values(example, other) for other in examples):
+            examples += (example,)
         result.findings[index] = dataclasses.replace(existing, occurrences=existing.occurrences + 1,
                                                      examples=examples)
         return
     result.findings.append(finding)
+
+
+def _same_values(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    return all(one.get(name) == other.get(name) for name in ("path", "expected", "received"))

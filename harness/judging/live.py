@@ -46,11 +46,11 @@ def each(ctx: CheckContext, keys: list, budget: Budget, what: str, cost: int = 2
         yield key
 
 
-def defer(ctx: CheckContext, title: str, *, expected: str, received: str, path: str, answer: Answer | None = None,
-          basis: Basis | None = None, method: str | None = None) -> None:
+def defer(ctx: CheckContext, title: str, *, expected: Any, received: Any, path: str, answer: Answer | None = None,
+          basis: Basis | None = None, method: str | None = None, kind: type[CheckFailure] = CheckFailure) -> None:
     """Record a failure about one key and carry on with the others; `path` names the wrong member."""
-    ctx.defer(CheckFailure(title, expected=expected, received=received, answer=answer, basis=basis,
-                           method=answer.method if answer else method, path=path))
+    ctx.defer(kind(title, expected=expected, received=received, answer=answer, basis=basis,
+                   method=answer.method if answer else method, path=path))
 
 
 def whole_list(ctx: CheckContext, method: str, params: dict, budget: Budget) -> list | None:

@@ -37,7 +37,7 @@ def item_key(view: Any) -> str:
         for key in ("hash", "signature", "mint"):
             if key in view:
                 return str(view[key])
-    return repr(view)
+    return jsonio.dumps(jsonable(view))
 
 
 def items_of(method: Method, value: Any) -> list | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext, describe
+from harness.context import Answer, CheckContext, answer_value
 from harness.core.model import Basis
 from harness.core.paths import member
 from harness.judging.answers import outcome_path
@@ -26,11 +26,11 @@ def expect_refusal(ctx: CheckContext, answer: Answer, title: str, why: str = "",
     what was wrong with this request."""
     why = f": {why}" if why else ""
     if answer.has_result:
-        ctx.fail(f"{title} accepted", expected=f"a JSON-RPC error{why}", received=describe(answer), answer=answer,
+        ctx.fail(f"{title} accepted", expected=f"a JSON-RPC error{why}", received=answer_value(answer), answer=answer,
                  basis=basis, clauses=clauses, path=member("result"))
     if answer.exchange.error or (answer.status or 0) >= 500 or answer.error is None:
         ctx.fail(f"{title} not refused cleanly", expected=f"a JSON-RPC error object (not a 5xx, not a transport "
-                 f"error){why}", received=describe(answer), answer=answer, basis=Basis.JSON_RPC, clauses=clauses,
+                 f"error){why}", received=answer_value(answer), answer=answer, basis=Basis.JSON_RPC, clauses=clauses,
                  path=outcome_path(answer))
     ctx.examined("refusals")
 

@@ -13,11 +13,10 @@ from typing import Any
 
 from harness.context import Answer, CheckContext
 from harness.core.paths import BODY, from_pointer
-from schema import Ambiguity
 from schema.validation import Validator, Violation
 
-__all__ = ["closest_violations", "followed_readings", "reading_member", "reading_note", "schema_document",
-           "violations_text", "wrong_member"]
+__all__ = ["ABSENT", "closest_violations", "followed_readings", "reading_member", "schema_document",
+           "violations_text", "wrong_member", "wrong_value"]
 
 SHOWN_VIOLATIONS = 5
 """Schema violations named per finding; the answer itself is in the finding's response."""
@@ -28,12 +27,30 @@ def wrong_member(problems: Sequence[Violation]) -> str:
 
     A violation points at the object holding the fault; for a missing or unexpected member the
     member itself is the one to name (`$.result.compressionInfo`, not `$.result`)."""
+    return from_pointer(_wrong_pointer(problems)) if problems else BODY
+
+
+def wrong_value(problems: Sequence[Violation], instance: Any) -> Any:
+    """What `instance` holds at the member `wrong_member` names: a finding's `received`; `ABSENT` (words)
+    for a required member that is missing."""
     if not problems:
-        return BODY
+        return instance
+    pointer = _wrong_pointer(problems)
+    parent, _, name = pointer.rpartition("/")
+    holder = _at(instance, parent)
+    if isinstance(holder, dict) and name.replace("~1", "/").replace("~0", "~") not in holder:
+        return ABSENT
+    return _at(instance, pointer)
+
+
+ABSENT = "absent: no such member"
+"""A schema finding's `received` when the member the schema requires is not there at all."""
+
+
+def _wrong_pointer(problems: Sequence[Violation]) -> str:
     problem = max(problems, key=lambda p: p.path.count("/"))
     named = _NAMED_MEMBER.search(problem.message)
-    pointer = problem.path + ("/" + (named.group(1) or named.group(2)) if named else "")
-    return from_pointer(pointer)
+    return problem.path + ("/" + (named.group(1) or named.group(2)) if named else "")
 
 
 _NAMED_MEMBER = re.compile(r'^"([^"]+)" is a required property|\(\s*[\'"]([^\'"]+)[\'"] was unexpected')
@@ -153,13 +170,3 @@ def _short(problem: Violation) -> str:
         if found:
             return f"{head if len(head) <= 80 else 'the value'}{found}{tail}"
     return message if len(message) <= 200 else message[:200] + "…"
-
-
-def reading_note(ctx: CheckContext, amb: Ambiguity, followed: Sequence[str]) -> str:
-    """What a reading finding says: which reading the answer follows, and what the profile makes of it."""
-    readings = "/".join(f"`{name}`" for name in followed) or "none of the readings"
-    if ctx.profile.pin_observed:
-        return (f"{ctx.profile.name} pins the observed reading `{amb.observed}` of ambiguity `{amb.id}`; "
-                f"the answer follows {readings}")
-    return (f"ambiguity `{amb.id}`: the spec allows every reading; the answer follows {readings} "
-            f"(observed practice: `{amb.observed}`)")

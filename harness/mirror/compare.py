@@ -16,10 +16,11 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from harness.context import Answer, CheckContext, DifferenceFailure
-from harness.core.failures import Skip
+from harness.context import Answer, CheckContext
+from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis
 from harness.core.paths import BODY, result_value
+from harness.core.values import clip
 from harness.differential.compare import differences as body_differences
 from harness.differential.compare import json_path
 from harness.discover import LIST_LIMIT
@@ -30,6 +31,8 @@ from harness.mirror.views import differences, keyed, what_differs
 __all__ = ["KEYS_COMPARED", "Findings", "Mirror", "both", "compare_owner", "compared", "mirror_of", "moved", "pair",
            "started_mirror"]
 
+SHOWN_LINES = 4
+"""Differences with the mirror a finding lists; the count of all of them is in its detail."""
 KEYS_COMPARED = 4
 """Owners, token owners, delegates and addresses compared per check, at most."""
 MIRROR_PAGES = 1000
@@ -138,11 +141,10 @@ class Findings:
             self.ctx.notes.append(f"mirror: the target's state moved during the run for {keys}, so the comparison "
                                   f"of {compared} left them out")
         if self.lines:
-            more = f" (and {len(self.lines) - 4} more)" if len(self.lines) > 4 else ""
-            raise DifferenceFailure(title, reference=self.reference, expected=f"what the mirror answers for {compared}",
-                                    received="; ".join(self.lines[:4]) + more, answer=self.answer, basis=self.basis,
-                                    method=self.answer.method if self.answer else self.method,
-                                    path=self._member())
+            raise CheckFailure(title, reference=self.reference, expected=f"what the mirror answers for {compared}",
+                               received=clip(self.lines, items=SHOWN_LINES), answer=self.answer, basis=self.basis,
+                               method=self.answer.method if self.answer else self.method, path=self._member(),
+                               detail={"differences": len(self.lines)})
         if not self.compared and self.moved:
             raise Skip(f"the target's state moved since discovery for {', '.join(self.moved[:3])}")
         if not self.compared and self.skipped:

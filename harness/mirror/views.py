@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from harness.core.values import jsonable
 from harness.judging.pages import item_key
+from schema import jsonio
 
 __all__ = ["account_view", "differences", "item_view", "keyed", "signature_view", "token_view", "what_differs"]
 
@@ -77,5 +79,6 @@ def what_differs(mirror: Any, target: Any) -> str:
 
 
 def _short(value: Any, limit: int = 160) -> str:
-    text = repr(value)
+    """A value as compact JSON (integers exact), cut at `limit` characters."""
+    text = jsonio.dumps(jsonable(value))
     return text if len(text) <= limit else text[:limit] + "…"

@@ -22,7 +22,7 @@ from rich.text import Text
 from harness.core.model import CheckResult, Finding, RunResult, Status
 from harness.core.registry import FAMILIES
 from harness.engine.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
-from harness.report.findings import KIT_ERROR_NOTE, verdict_counts, wrong_member
+from harness.report.findings import KIT_ERROR_NOTE, shown, verdict_counts
 from harness.report.json_report import gate_summary
 from harness.report.values import one_line
 
@@ -33,6 +33,8 @@ STYLES = {Status.PASS: "green", Status.SKIP: "dim", Status.UNVERIFIED: "cyan", S
           Status.WARN: "yellow", Status.FAIL: "bold red"}
 VERDICT_STYLES = {"conformant": "bold green", "not conformant": "bold red", "inconclusive": "bold yellow"}
 _LISTED = (Status.FAIL, Status.ERROR, Status.WARN)
+SHOWN_VALUE = 300
+"""Characters of a value a console line shows; the reports hold all of it."""
 _ALWAYS_COUNTED = (Status.PASS, Status.SKIP, Status.FAIL)
 """Columns of the summary table even when zero; other statuses get a column only when they occur."""
 
@@ -176,13 +178,15 @@ class ConsoleReporter:
 
 
 def _finding_line(finding: Finding) -> Text:
-    path = wrong_member(finding)
+    view = shown(finding, limit=SHOWN_VALUE)
+    path = view.path
     count = f" ×{finding.occurrences}" if finding.occurrences > 1 else ""
     kit = f" [{KIT_ERROR_NOTE}]" if finding.status is Status.ERROR else ""
     return Text.assemble(
         (f"{finding.status.value:<5}", STYLES[finding.status]), " ", (one_line(finding.check_id), "bold"),
         " ", one_line(finding.method or "-"), "  ", one_line(finding.title), count, kit,
-        f" at {one_line(path)}" if path else "", ": ", one_line(finding.message))
+        f" at {one_line(path)}" if path else "", ": expected ", one_line(view.expected), ", received ",
+        one_line(view.received))
 
 
 def summary_table(result: RunResult) -> Table:

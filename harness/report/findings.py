@@ -1,147 +1,59 @@
 """How every report presents a run's verdict and its findings, so console, JSON, JUnit and HTML agree.
 
 A vendor reads the verdict, then the first finding, then fixes it. So each finding is shown with
-the member that is wrong (the JSON path its check named), both values as JSON (a Python
-literal left in a message is re-written as JSON), and a way to reproduce it from the report
-alone: the curl line the engine recorded, or one rebuilt from the request and the target.
+the member that is wrong (the JSON path its check named), both values, and a way to reproduce it
+from the report alone: the curl line the engine recorded, or one rebuilt from the request and the
+target. A finding holds its values as JSON values (`Finding.expected`, `received`, `detail`);
+every sentence here is built from them, and nothing is parsed back out of a sentence.
 """
 
 from __future__ import annotations
 
-import ast
-import re
 import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from harness.core.model import CheckResult, Finding, RunResult, Status
+from harness.core.model import KINDS, CheckResult, Finding, RunResult, Status
 from schema import jsonio
 
-__all__ = ["GroupedFindings", "Shown", "counts_line", "group_findings", "member_path", "occurrences_note",
-           "reproduce", "shown", "skip_reason", "verdict_counts", "wrong_member"]
+__all__ = ["GroupedFindings", "Shown", "counts_line", "example_line", "group_findings", "occurrences_note",
+           "rendered", "reproduce", "shown", "skip_reason", "verdict_counts"]
 
 KIT_ERROR_NOTE = "an error of the kit, not of the target"
-_PATH = re.compile(r"\$(?:\.[A-Za-z_][\w-]*|\[\d+\]|\[\*\]|\['[^']*'\])+|\$(?=[\s:,)]|$)")
-_POINTER = re.compile(r"\bat (/[\w~./\-]*)")
 
 
 @dataclass(frozen=True)
 class Shown:
-    """A finding's message split for display: the wrong member, the two values, and any other lines."""
+    """A finding as the text reports show it: the wrong member, the two values, and its other facts."""
 
     path: str | None
-    expected: str | None
-    received: str | None
-    other: tuple[str, ...]
+    expected: str
+    received: str
+    detail: tuple[str, ...]
 
 
-def shown(finding: Finding) -> Shown:
-    """The message of `finding` as a report shows it; values that are Python literals become JSON."""
-    expected = received = None
-    other = []
-    for line in finding.message.splitlines():
-        if line.startswith("Expected:") and expected is None:
-            expected = as_json_text(line[len("Expected:"):].strip())
-        elif line.startswith("Received:") and received is None:
-            received = as_json_text(line[len("Received:"):].strip())
-        elif line.strip():
-            other.append(line)
-    return Shown(wrong_member(finding), expected, received, tuple(other))
+def shown(finding: Finding, limit: int | None = None) -> Shown:
+    """The text of a finding's values: as exact JSON for a kind whose values are exact (a string quoted),
+    a string as the words it is otherwise; each cut to `limit` characters when one is given."""
+    exact = KINDS[finding.kind].exact if finding.kind in KINDS else False
+    detail = tuple(f"{name}: {rendered(value, exact=False, limit=limit)}" for name, value in finding.detail.items())
+    return Shown(finding.path, rendered(finding.expected, exact=exact, limit=limit),
+                 rendered(finding.received, exact=exact, limit=limit), detail)
 
 
-def wrong_member(finding: Finding) -> str | None:
-    """The member a finding is about: the path its check named, else the first one its message names."""
-    return finding.path or member_path(finding.message)
+def rendered(value: Any, *, exact: bool, limit: int | None = None) -> str:
+    """One value as text: compact JSON (integers exact), or the string itself when words are allowed."""
+    text = value if isinstance(value, str) and not exact else jsonio.dumps(value)
+    return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
 
 
-def member_path(message: str) -> str | None:
-    """The first JSON path (`$.result.value.items[3].leafIndex`) or JSON pointer (`at /result/value`)
-    a message names: the member that is wrong. None when the message names none."""
-    match = _PATH.search(message)
-    if match:
-        return match.group(0)
-    pointer = _POINTER.search(message)
-    return pointer.group(1) if pointer else None
-
-
-def as_json_text(text: str) -> str:
-    """`text` with the Python literals in it (`{'value': 100000}`, `['a', None]`, `'abc'`) written as JSON.
-
-    Checks should write JSON themselves; this keeps a report readable when one still prints a repr.
-    Only a whole literal is rewritten: one cut short (`…`) or prose with an apostrophe stays as it is.
-    """
-    if text in ("None", "True", "False"):
-        return jsonio.dumps(ast.literal_eval(text))
-    out, index = [], 0
-    while index < len(text):
-        end = _literal_end(text, index)
-        converted = _literal(text[index:end]) if end else None
-        if converted is None:
-            out.append(text[index])
-            index += 1
-        else:
-            out.append(converted)
-            index = end
-    return "".join(out)
-
-
-def _literal_end(text: str, start: int) -> int | None:
-    """Where a bracketed or quoted literal starting at `start` ends (exclusive); None when none starts there."""
-    opening = text[start]
-    if opening in "'\"":
-        if start and not (text[start - 1].isspace() or text[start - 1] in "([{=:,"):
-            return None
-        end = _string_end(text, start)
-        return end if end and (end == len(text) or text[end].isspace() or text[end] in ",;)]}:") else None
-    if opening not in "[{(":
-        return None
-    depth, index = 0, start
-    while index < len(text):
-        char = text[index]
-        if char in "'\"":
-            index = _string_end(text, index) or len(text)
-            continue
-        depth += char in "[{("
-        depth -= char in "]})"
-        index += 1
-        if depth == 0:
-            return index
-    return None
-
-
-def _string_end(text: str, start: int) -> int | None:
-    quote, index = text[start], start + 1
-    while index < len(text):
-        if text[index] == "\\":
-            index += 2
-            continue
-        if text[index] == quote:
-            return index + 1
-        index += 1
-    return None
-
-
-def _literal(text: str) -> str | None:
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
-        return None
-    if not isinstance(value, dict | list | tuple | str | set):
-        return None
-    try:
-        return jsonio.dumps(_plain(value))
-    except (TypeError, ValueError):
-        return None
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [_plain(item) for item in (sorted(value, key=str) if isinstance(value, set | frozenset) else value)]
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    return value
+def example_line(finding: Finding, example: dict[str, Any], limit: int | None = None) -> str:
+    """One other occurrence of a grouped finding on one line: where, and its two values."""
+    exact = KINDS[finding.kind].exact if finding.kind in KINDS else False
+    where = f"at {example['path']}: " if example.get("path") else ""
+    return (f"{where}expected {rendered(example.get('expected'), exact=exact, limit=limit)}, "
+            f"received {rendered(example.get('received'), exact=exact, limit=limit)}")
 
 
 def reproduce(finding: Finding, target: str) -> str | None:

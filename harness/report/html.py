@@ -15,10 +15,11 @@ import html
 import re
 from pathlib import Path
 
-from harness.core.model import CheckResult, Finding, Observation, RunResult, Status
+from harness.core.model import KINDS, CheckResult, Finding, Observation, RunResult, Status
 from harness.report.findings import (
     KIT_ERROR_NOTE,
     GroupedFindings,
+    example_line,
     group_findings,
     reproduce,
     shown,
@@ -189,11 +190,11 @@ def _finding(finding: Finding, target: str, contract: Contract) -> str:
              f"<p>{_badge(finding.status)} <strong>{_e(finding.title)}</strong>{count}{known}{kit}</p>",
              '<p class="facts">' + "".join(f"<span>{fact}</span>" for fact in facts) + "</p>",
              '<div class="sides"><div><p class="label">Expected</p>'
-             f"<pre>{_e(view.expected if view.expected is not None else NOTHING)}</pre></div>"
+             f"<pre>{_value(finding, finding.expected)}</pre></div>"
              '<div><p class="label">Received</p>'
-             f"<pre>{_e(view.received if view.received is not None else NOTHING)}</pre></div></div>"]
-    if view.other:
-        parts.append(f"<pre>{_e(chr(10).join(view.other))}</pre>")
+             f"<pre>{_value(finding, finding.received)}</pre></div></div>"]
+    if view.detail:
+        parts.append(f"<pre>{_e(chr(10).join(view.detail))}</pre>")
     parts.append("<ul>" + "".join(f"<li><code>{_e(c)}</code> {_e(_clause_text(contract, c))}</li>"
                                   for c in finding.clauses) + "</ul>")
     parts.append(_reproduce(finding, target))
@@ -226,11 +227,18 @@ def _exchange(finding: Finding) -> str:
 def _examples(finding: Finding) -> str:
     if not finding.examples:
         return ""
-    items = "".join(f"<li><pre>{_e(example.get('message', ''))}</pre>"
+    items = "".join(f"<li><pre>{_e(example_line(finding, example))}</pre>"
                     + (f"<pre>{_e(example['curl'])}</pre>" if example.get("curl") else "") + "</li>"
                     for example in finding.examples)
     return (f"<details><summary>{len(finding.examples)} other example(s) of the {finding.occurrences} answers"
             f"</summary><ul>{items}</ul></details>")
+
+
+def _value(finding: Finding, value: object) -> str:
+    """One of a finding's two values: its words as they are, else indented JSON, cut like an answer."""
+    if isinstance(value, str) and not KINDS[finding.kind].exact:
+        return _e(value)
+    return _json_block(value)
 
 
 def _request(request: object) -> str:

@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from harness.core.model import BaselineEntry, CheckResult, Finding, Observation, RunResult, Status
-from harness.report.findings import reproduce, skip_reason, wrong_member
+from harness.report.findings import reproduce, skip_reason
 from harness.report.values import jsonable
 from harness.report.write import write_atomic
 from schema import jsonio
 
 __all__ = ["FORMAT_VERSION", "REPORT_NAME", "TOOL_NAME", "gate_summary", "to_json", "tool_version", "write_json"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Raised when a field changes meaning or disappears; adding a field keeps the version."""
 TOOL_NAME = "csi-conformance"
 REPORT_NAME = "report.json"
@@ -90,7 +90,6 @@ def _check(check: CheckResult) -> dict[str, Any]:
     return {
         "id": check.check_id,
         "family": check.family,
-        "title": check.title,
         "clauses": list(check.clauses),
         "description": check.description,
         "basis": check.basis.value,
@@ -116,8 +115,11 @@ def _finding(finding: Finding, target: str) -> dict[str, Any]:
         "basis_label": finding.basis.label,
         "clauses": list(finding.clauses),
         "method": finding.method,
-        "path": wrong_member(finding),
-        "message": finding.message,
+        "kind": finding.kind,
+        "path": finding.path,
+        "expected": jsonable(finding.expected, _EXCHANGE_DEPTH),
+        "received": jsonable(finding.received, _EXCHANGE_DEPTH),
+        "detail": jsonable(finding.detail, _EXCHANGE_DEPTH),
         "request": jsonable(finding.request, _EXCHANGE_DEPTH),
         "response": jsonable(finding.response, _EXCHANGE_DEPTH),
         "http_status": finding.http_status,

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from harness.core.model import CheckResult, Finding, RunResult, Status
 from harness.core.registry import FAMILIES
-from harness.report.findings import KIT_ERROR_NOTE, occurrences_note, reproduce, shown, skip_reason
+from harness.report.findings import KIT_ERROR_NOTE, example_line, occurrences_note, reproduce, shown, skip_reason
 from harness.report.values import one_line, xml_text
 from harness.report.write import write_atomic
 
@@ -144,9 +144,7 @@ def finding_text(finding: Finding, target: str = "") -> str:
              f"basis: {finding.basis.label}"]
     if view.path:
         lines.append(f"Member: {view.path}")
-    lines += [f"Expected: {view.expected}"] if view.expected is not None else []
-    lines += [f"Received: {view.received}"] if view.received is not None else []
-    lines += list(view.other)
+    lines += [f"Expected: {view.expected}", f"Received: {view.received}", *view.detail]
     if finding.http_status is not None:
         lines.append(f"HTTP status: {finding.http_status}")
     repro = reproduce(finding, target)
@@ -154,6 +152,6 @@ def finding_text(finding: Finding, target: str = "") -> str:
     if finding.seed is not None:
         lines.append(f"Seed: {finding.seed}")
     for example in finding.examples:
-        lines.append(f"Also: {one_line(example.get('message', ''))}"
+        lines.append(f"Also: {one_line(example_line(finding, example))}"
                      + (f"  (reproduce: {example['curl']})" if example.get("curl") else ""))
     return "\n".join(lines)

@@ -17,7 +17,7 @@ from typing import Any
 
 from harness.core.errors import ConfigError
 from harness.core.model import Basis, CheckResult, Finding, Observation, RunResult, Status
-from harness.report.json_report import REPORT_NAME
+from harness.report.json_report import FORMAT_VERSION, REPORT_NAME
 from schema import jsonio
 
 __all__ = ["load_report", "merge_results"]
@@ -35,6 +35,10 @@ def load_report(path: Path) -> RunResult:
         data = jsonio.loads(path.read_bytes())
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{path}: cannot read a report: {exc}") from exc
+    version = data.get("format_version") if isinstance(data, dict) else None
+    if version != FORMAT_VERSION:
+        raise ConfigError(f"{path}: a report.json of format {version}, this kit reads format {FORMAT_VERSION}: "
+                          "run the shards again with the same kit")
     try:
         return _result(data)
     except (KeyError, TypeError, ValueError) as exc:
@@ -46,15 +50,16 @@ def _result(data: dict[str, Any]) -> RunResult:
     for item in data["findings"]:
         findings.setdefault(item["check_id"], []).append(Finding(
             check_id=item["check_id"], title=item["title"], status=Status(item["status"]), basis=Basis(item["basis"]),
-            clauses=tuple(item["clauses"]), method=item["method"], message=item["message"],
-            path=item.get("path"), request=item["request"], response=item["response"], http_status=item["http_status"],
+            clauses=tuple(item["clauses"]), method=item["method"], kind=item["kind"], expected=item["expected"],
+            received=item["received"], detail=dict(item.get("detail") or {}), path=item.get("path"),
+            request=item["request"], response=item["response"], http_status=item["http_status"],
             curl=item["curl"], seed=item["seed"], reference_response=item["reference_response"],
             baselined=item["baselined"], occurrences=item.get("occurrences", 1),
             examples=tuple(item.get("examples", ()))))
     checks = []
     for item in data["checks"]:
         skipped = [item["skip_reason"]] if item["status"] == Status.SKIP.value and item["skip_reason"] else []
-        checks.append(CheckResult(item["id"], item["family"], item["title"], tuple(item["clauses"]),
+        checks.append(CheckResult(item["id"], item["family"], tuple(item["clauses"]),
                                   item["description"], findings=findings.get(item["id"], []), runs=item["runs"],
                                   skipped=skipped, methods=set(item["methods"]),
                                   incomplete=item.get("incomplete"), examined=dict(item.get("examined", {})),
@@ -131,9 +136,8 @@ def _merge_checks(results: Sequence[RunResult]) -> list[CheckResult]:
     merged: dict[str, CheckResult] = {}
     for result in results:
         for check in result.checks:
-            into = merged.setdefault(check.check_id, CheckResult(check.check_id, check.family, check.title,
-                                                                 check.clauses, check.description,
-                                                                 basis=check.basis))
+            into = merged.setdefault(check.check_id, CheckResult(check.check_id, check.family, check.clauses,
+                                                                 check.description, basis=check.basis))
             into.runs += check.runs
             into.skipped += check.skipped
             into.methods |= check.methods
@@ -149,9 +153,10 @@ def _merge_checks(results: Sequence[RunResult]) -> list[CheckResult]:
 def _add_finding(findings: list[Finding], finding: Finding) -> None:
     """The same fault seen by two shards is one finding: occurrences add up, examples are pooled."""
     for index, existing in enumerate(findings):
-        if existing.group_key == finding.group_key:
-            examples = tuple({example["message"]: example for example in existing.examples + finding.examples}
-                             .values())[:MAX_EXAMPLES]
+        if existing.key == finding.key:
+            pooled = {jsonio.dumps([example.get(name) for name in ("path", "expected", "received")]): example
+                      for example in existing.examples + finding.examples}
+            examples = tuple(pooled.values())[:MAX_EXAMPLES]
             findings[index] = dataclasses.replace(existing, occurrences=existing.occurrences + finding.occurrences,
                                                   examples=examples, baselined=existing.baselined and finding.baselined)
             return

@@ -12,9 +12,9 @@ from typing import Any
 
 from harness.context import Answer, CheckContext
 from harness.core.paths import result_value
+from harness.core.values import clip
 from harness.verify.validity import Problem
 from ledger_crypto import HEIGHT, HIGHEST_ADDRESS_PLUS_ONE, NonInclusionProof, b58decode, verify_non_inclusion
-from schema.jsonio import dumps
 
 __all__ = ["address_taken_probes", "address_tree", "confirmed_taken", "proof_problems", "taken_inside"]
 
@@ -67,8 +67,8 @@ def proof_problems(asked: list[str], items: Any, tree: str | None) -> tuple[int,
     order, each of `HEIGHT` nodes folding to its root and bracketing its address; one root and
     root sequence per tree in one answer; the tree the target names elsewhere."""
     if not isinstance(items, list) or len(items) != len(asked):
-        return 0, [Problem("No proof per address", f"{len(asked)} NewAddressProof items",
-                           dumps(items)[:200], ("4.2-M16",), result_value())]
+        return 0, [Problem("No proof per address", f"{len(asked)} NewAddressProof items", clip(items), ("4.2-M16",),
+                           result_value())]
     problems, judged, roots = [], 0, {}
     for i, (address, item) in enumerate(zip(asked, items, strict=True)):
         try:
@@ -78,24 +78,24 @@ def proof_problems(asked: list[str], items: Any, tree: str | None) -> tuple[int,
         judged += 1
         where = f"result.value[{i}]"
         if item.get("address") != address:
-            problems.append(Problem("Proof for another address", f"{where}.address {address}",
-                                    dumps(item.get("address")), ("4.2-M16",), result_value(i, "address")))
+            problems.append(Problem("Proof for another address", address, item.get("address"), ("4.2-M16",),
+                                    result_value(i, "address"), exact=True))
         if len(proof.path) != HEIGHT:
-            problems.append(Problem("Proof path not 26 nodes", f"{where}.proof of {HEIGHT} nodes (tree height)",
+            problems.append(Problem("Proof path not 26 nodes", f"{HEIGHT} nodes (the tree's height)",
                                     f"{len(proof.path)} nodes", ("ledger-T2",), result_value(i, "proof")))
         elif not verify_non_inclusion(proof, height=HEIGHT):
             problems.append(Problem("Non-inclusion proof does not verify",
                                     "the low element's leaf folds to root and lowerRange < address < higherRange",
-                                    f"{where} for {address} fails", ("ledger-T2",), result_value(i, "proof")))
+                                    f"{where} does not, for {address}", ("ledger-T2",), result_value(i, "proof")))
         if tree is not None and item.get("merkleTree") != tree:
-            problems.append(Problem("Proof from another address tree", f"{where}.merkleTree {tree}",
-                                    dumps(item.get("merkleTree")), ("ledger-T2",), result_value(i, "merkleTree")))
+            problems.append(Problem("Proof from another address tree", tree, item.get("merkleTree"), ("ledger-T2",),
+                                    result_value(i, "merkleTree"), exact=True))
         state = (item.get("root"), item.get("rootSeq"))
         first = roots.setdefault(item.get("merkleTree"), state)
         if first != state:
-            problems.append(Problem("Two roots in one answer", f"{where}: root {first[0]}, rootSeq {first[1]} "
-                                    "like the answer's first proof of this tree",
-                                    f"root {state[0]}, rootSeq {state[1]}", ("ledger-T2",), result_value(i, "root")))
+            problems.append(Problem("Two roots in one answer", {"root": first[0], "rootSeq": first[1]},
+                                    {"root": state[0], "rootSeq": state[1]}, ("ledger-T2",), result_value(i, "root"),
+                                    exact=True))
     return judged, problems
 
 
@@ -106,8 +106,7 @@ def taken_inside(items: Any, taken: list[str]) -> list[Problem]:
     for i, item in enumerate(items if isinstance(items, list) else []):
         if taken and isinstance(item, dict) and item.get("root") == FRESH_TREE_ROOT:
             problems.append(Problem("Fresh-tree root on a populated ledger",
-                                    f"result.value[{i}].root: the root of a tree holding {taken[0]}",
-                                    f"the empty address tree's root {FRESH_TREE_ROOT}", ("ledger-T2",),
+                                    f"the root of a tree holding {taken[0]}", FRESH_TREE_ROOT, ("ledger-T2",),
                                     result_value(i, "root")))
         try:
             low, high = _number(item, "lowerRangeAddress"), _number(item, "higherRangeAddress")
@@ -117,8 +116,8 @@ def taken_inside(items: Any, taken: list[str]) -> list[Problem]:
             if low < int.from_bytes(b58decode(address, length=32), "big") < high:
                 fresh = " (the range of a fresh tree)" if (low, high) == (0, HIGHEST_ADDRESS_PLUS_ONE) else ""
                 problems.append(Problem("Proven range holds a taken address",
-                                        f"no address the target holds inside result.value[{i}]'s range",
-                                        f"{address} (refused as taken) lies between {item['lowerRangeAddress']} and "
-                                        f"{item['higherRangeAddress']}{fresh}", ("ledger-T2", "4.2-M16"),
+                                        f"no address the target holds inside result.value[{i}]'s range{fresh}",
+                                        {"taken": address, "lowerRangeAddress": item["lowerRangeAddress"],
+                                         "higherRangeAddress": item["higherRangeAddress"]}, ("ledger-T2", "4.2-M16"),
                                         result_value(i, "lowerRangeAddress")))
     return problems

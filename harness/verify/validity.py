@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.core.paths import BODY, result_value
+from harness.core.values import clip
 from harness.verify.values import bn_value
 from ledger_crypto import ROOT_HISTORY, ZERO_HASHES, b58decode
-from schema.jsonio import dumps
 
 __all__ = ["Element", "Expected", "Problem", "element_problems", "elements_of", "key_int", "root_agreement"]
 
@@ -29,14 +29,16 @@ LISTS = ("roots", "rootIndices", "leafIndices", "leaves")
 
 @dataclass(frozen=True)
 class Problem:
-    """One broken rule: a fixed title, what was expected and what came."""
+    """One broken rule: a fixed title, what was expected and what came (JSON values)."""
 
     title: str
-    expected: str
-    received: str
+    expected: Any
+    received: Any
     clauses: tuple[str, ...] = ("ledger-P3",)
     path: str = BODY
     """The member that is wrong (a JSON path into the answer)."""
+    exact: bool = False
+    """Both values are exact (a mismatch of one member), not a rule stated in words."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ def _trees(value: dict) -> tuple[str, list | None]:
 def elements_of(value: Any, asked: int) -> tuple[list[Element], list[Problem]]:
     """The elements of a proof of `asked` elements, or the problems that keep them from being read."""
     if not isinstance(value, dict):
-        return [], [Problem("No validity proof", "a ValidityProofWithContext object", dumps(value)[:200],
+        return [], [Problem("No validity proof", "a ValidityProofWithContext object", clip(value),
                             path=result_value())]
     tree_key, trees = _trees(value)
     lists = {name: value.get(name) for name in LISTS}
@@ -92,16 +94,12 @@ def elements_of(value: Any, asked: int) -> tuple[list[Element], list[Problem]]:
     wrong = {name: (len(items) if isinstance(items, list) else items) for name, items in lists.items()
              if not isinstance(items, list) or len(items) != asked}
     if wrong:
-        return [], [Problem("Proof lengths disagree", f"{asked} entries in each of {', '.join(lists)}",
-                            "; ".join(f"{name}: {_count(n)}" for name, n in wrong.items()),
-                            path=result_value(next(iter(wrong))))]
+        return [], [Problem("Proof lengths disagree", dict.fromkeys(wrong, asked), {name: clip(n) for name, n in
+                                                                                  wrong.items()},
+                            path=result_value(next(iter(wrong))), exact=True)]
     return [Element(bn_value(lists["roots"][i]), lists["rootIndices"][i], bn_value(lists["leaves"][i]),
                     lists["leafIndices"][i], trees[i] if isinstance(trees[i], str) else None)
             for i in range(asked)], []
-
-
-def _count(n: Any) -> str:
-    return f"{n} entries" if type(n) is int else f"{dumps(n)[:60]} (not a list)"
 
 
 def element_problems(elements: list[Element], expected: list[Expected]) -> list[Problem]:
@@ -110,22 +108,20 @@ def element_problems(elements: list[Element], expected: list[Expected]) -> list[
     for i, (got, want) in enumerate(zip(elements, expected, strict=True)):
         where = f"element {i} ({want.kind} {want.name})"
         if got.leaf != want.leaf:
-            problems.append(Problem("Proof leaf is not the one asked", f"{where}: leaf {_hex(want.leaf)}",
-                                    f"leaf {_hex(got.leaf)}", path=result_value("leaves", i)))
+            problems.append(Problem("Proof leaf is not the one asked", _hex(want.leaf), _hex(got.leaf),
+                                    path=result_value("leaves", i), exact=True))
         if want.leaf_index is not None and got.leaf_index != want.leaf_index:
-            problems.append(Problem("Proof leaf index wrong", f"{where}: leafIndices[{i}] = {want.leaf_index}",
-                                    f"leafIndices[{i}] = {dumps(got.leaf_index)}", path=result_value("leafIndices", i)))
+            problems.append(Problem("Proof leaf index wrong", want.leaf_index, got.leaf_index,
+                                    path=result_value("leafIndices", i), exact=True))
         if want.tree is not None and got.tree is not None and got.tree != want.tree:
-            problems.append(Problem("Proof tree wrong", f"{where}: tree {want.tree}", f"tree {got.tree}",
-                                    path=result_value("merkleTrees", i)))
+            problems.append(Problem("Proof tree wrong", want.tree, got.tree, path=result_value("merkleTrees", i),
+                                    exact=True))
         if not (type(got.root_index) is int and 0 <= got.root_index < ROOT_HISTORY):
-            problems.append(Problem("Root index outside the root history", f"{where}: 0 ≤ rootIndices[{i}] < "
-                                    f"{ROOT_HISTORY}", f"rootIndices[{i}] = {dumps(got.root_index)}", ("ledger-T1",),
-                                    result_value("rootIndices", i)))
+            problems.append(Problem("Root index outside the root history", f"an integer in [0, {ROOT_HISTORY}) "
+                                    f"for {where}", got.root_index, ("ledger-T1",), result_value("rootIndices", i)))
         if want.kind == "account" and got.root == EMPTY_STATE_ROOT:
-            problems.append(Problem("Empty-tree root for a live account", f"{where}: the root of a tree holding it",
-                                    f"roots[{i}] is the empty tree's root {_hex(got.root)}", ("ledger-T1",),
-                                    result_value("roots", i)))
+            problems.append(Problem("Empty-tree root for a live account", f"the root of a tree holding {where}",
+                                    _hex(got.root), ("ledger-T1",), result_value("roots", i)))
         problems += _address_root(where, i, got, want)
     return problems
 
@@ -134,13 +130,11 @@ def _address_root(where: str, i: int, got: Element, want: Expected) -> list[Prob
     """A new address's root and root index are the address tree's, as its non-inclusion proof says."""
     problems = []
     if want.root is not None and got.root != want.root:
-        problems.append(Problem("Address root is not the address tree's", f"{where}: root {_hex(want.root)} "
-                                "(getMultipleNewAddressProofs at the same slot)", f"roots[{i}] = {_hex(got.root)}",
-                                ("ledger-P3", "ledger-T2"), result_value("roots", i)))
+        problems.append(Problem("Address root is not the address tree's", _hex(want.root), _hex(got.root),
+                                ("ledger-P3", "ledger-T2"), result_value("roots", i), exact=True))
     if want.root_index is not None and got.root_index != want.root_index:
-        problems.append(Problem("Address root index wrong", f"{where}: rootSeq % {ROOT_HISTORY} = {want.root_index}",
-                                f"rootIndices[{i}] = {dumps(got.root_index)}", ("ledger-T1", "ledger-T2"),
-                                result_value("rootIndices", i)))
+        problems.append(Problem("Address root index wrong", want.root_index, got.root_index, ("ledger-T1", "ledger-T2"),
+                                result_value("rootIndices", i), exact=True))
     return problems
 
 
@@ -155,9 +149,9 @@ def root_agreement(elements: list[Element], known: dict[str, tuple[int | None, A
         seen = known.setdefault(element.tree, state)
         if seen != state:
             problems.append(Problem("One tree with two roots at one slot",
-                                    f"tree {element.tree}: root {_hex(seen[0])}, root index {dumps(seen[1])}",
-                                    f"element {i}: root {_hex(state[0])}, root index {dumps(state[1])}",
-                                    ("ledger-T1",), result_value("roots", i)))
+                                    {"root": _hex(seen[0]), "rootIndex": seen[1]},
+                                    {"root": _hex(state[0]), "rootIndex": state[1]},
+                                    ("ledger-T1",), result_value("roots", i), exact=True))
     return problems
 
 

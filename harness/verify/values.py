@@ -11,14 +11,24 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from ledger_crypto import FIELD_MODULUS, TokenDataFields, account_hash, b58decode, b58encode, decode_token_data
-from schema.jsonio import dumps
 
-__all__ = ["ACCOUNT_FIELDS", "ACCOUNT_KEYS", "U32_MAX", "U64_MAX", "bn_value", "decoded_token", "range_problems",
-           "recomputed_hash", "token_bytes_problems"]
+__all__ = [
+    "ACCOUNT_FIELDS",
+    "ACCOUNT_KEYS",
+    "U32_MAX",
+    "U64_MAX",
+    "OutOfRange",
+    "bn_value",
+    "decoded_token",
+    "range_problems",
+    "recomputed_hash",
+    "token_bytes_problems",
+]
 
 U64_MAX = 2**64 - 1
 U32_MAX = 2**32 - 1
@@ -55,17 +65,26 @@ def _base58_value(text: str) -> int | None:
         return None
 
 
-def _problem(path: str, value: Any, bound: int | str) -> str | None:
-    """Why `value` at `path` breaks its bound, or None (also None when it is not a value of the
+@dataclass(frozen=True)
+class OutOfRange:
+    """A value past its bound: where it is (a JSON path), the value, and the bound in words."""
+
+    path: str
+    value: Any
+    bound: str
+
+
+def _problem(path: str, value: Any, bound: int | str) -> OutOfRange | None:
+    """How `value` at `path` breaks its bound, or None (also None when it is not a value of the
     expected type at all: that is the schema's finding)."""
     if bound == FIELD:
         number = bn_value(value)
         if number is not None and not 0 <= number < FIELD_MODULUS:
-            return f"{path} = {dumps(value)} is not a BN254 field element (must be below r = {FIELD_MODULUS})"
+            return OutOfRange(path, value, f"a BN254 field element (below r = {FIELD_MODULUS})")
         return None
     if type(value) is int and not 0 <= value <= bound:
         kind = "u64" if bound == U64_MAX else "u32"
-        return f"{path} = {dumps(value)} is outside the {kind} range [0, {bound}]"
+        return OutOfRange(path, value, f"a {kind}, in [0, {bound}]")
     return None
 
 
@@ -112,7 +131,7 @@ def _objects(node: Any, path: str) -> list[tuple[dict, str]]:
     return found
 
 
-def range_problems(result: Any, path: str = "result") -> tuple[int, list[str]]:
+def range_problems(result: Any, path: str = "$.result") -> tuple[int, list[OutOfRange]]:
     """How many bounded values `result` holds, and what is wrong with those out of range."""
     seen, problems = 0, []
     for node, where in _objects(result, path):
@@ -158,9 +177,23 @@ def decoded_token(text: Any) -> dict | None:
         return None
 
 
-def token_bytes_problems(account: dict, token: dict) -> list[str] | None:
-    """How the account's `data.data` (borsh TokenData) disagrees with `tokenData`; None when there
-    are no bytes to read (no data, or data that is not base64: the schema's finding)."""
+@dataclass(frozen=True)
+class TokenBytesProblem:
+    """How a token account's bytes disagree with its `tokenData`: the bytes cannot be read as TokenData
+    (`unreadable` says why), or members differ (`held`: what the bytes hold, `given`: what tokenData says)."""
+
+    unreadable: str | None = None
+    held: dict[str, Any] = field(default_factory=dict)
+    given: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def agrees(self) -> bool:
+        return self.unreadable is None and not self.held and not self.given
+
+
+def token_bytes_problems(account: dict, token: dict) -> TokenBytesProblem | None:
+    """How the account's `data.data` (borsh TokenData) agrees with `tokenData`; None when there are no
+    bytes to read (no data, or data that is not base64: the schema's finding)."""
     data = account.get("data")
     if not isinstance(data, dict) or not isinstance(data.get("data"), str):
         return None
@@ -171,18 +204,18 @@ def token_bytes_problems(account: dict, token: dict) -> list[str] | None:
     try:
         held = _wire(decode_token_data(raw))
     except ValueError as exc:
-        return [f"account.data.data is not borsh TokenData: {exc}"]
+        return TokenBytesProblem(unreadable=str(exc))
     given = {**token, "state": _state_name(token.get("state")), "tlv": _tlv_bytes(token.get("tlv"))}
-    problems = [f"tokenData.{name} = {dumps(token.get(name))} but account.data.data holds {dumps(held[name])}"
-                for name in ("mint", "owner", "amount", "delegate", "state") if held[name] != given.get(name)]
+    differing = [name for name in ("mint", "owner", "amount", "delegate", "state") if held[name] != given.get(name)]
     tlv = given["tlv"]
-    if isinstance(tlv, str):  # not base64 (reading any-string of tlv-format): only its presence compares
-        if held["tlv"] is None:
-            problems.append(f"tokenData.tlv = {dumps(tlv)} but account.data.data holds no tlv")
-    elif tlv != held["tlv"]:
-        shown = None if held["tlv"] is None else base64.b64encode(held["tlv"]).decode()
-        problems.append(f"tokenData.tlv = {dumps(token.get('tlv'))} but account.data.data holds {dumps(shown)}")
-    return problems
+    # a tlv that is not base64 (reading any-string of tlv-format): only its presence compares
+    if (held["tlv"] is None) if isinstance(tlv, str) else tlv != held["tlv"]:
+        differing.append("tlv")
+    if not differing:
+        return TokenBytesProblem()
+    wire = {**held, "tlv": None if held["tlv"] is None else base64.b64encode(held["tlv"]).decode()}
+    return TokenBytesProblem(held={name: wire[name] for name in differing},
+                             given={name: token.get(name) for name in differing})
 
 
 def recomputed_hash(account: dict) -> bytes:

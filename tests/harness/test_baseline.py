@@ -22,18 +22,18 @@ METHODS = {"getCompressedBalanceByOwner", "getCompressedAccount", "getIndexerHea
 
 
 def _finding(check: str, method: str | None, title: str = "Balance differs") -> Finding:
-    return Finding(check, title, Status.FAIL, Basis.SPEC, ("4.2-M4",), method, "Expected: 1\nReceived: 2")
+    return Finding(check, title, Status.FAIL, Basis.SPEC, ("4.2-M4",), method, "rule", "1", "2", None)
 
 
 def _result() -> RunResult:
     checks = [
-        CheckResult("consistency.balance-by-owner", "consistency", "t", ("4.2-M4",), "d",
+        CheckResult("consistency.balance-by-owner", "consistency", ("4.2-M4",), "d",
                     [_finding("consistency.balance-by-owner", "getCompressedBalanceByOwner")], runs=1),
-        CheckResult("differential.cases", "differential", "t", ("4.2-M1",), "d",
+        CheckResult("differential.cases", "differential", ("4.2-M1",), "d",
                     [_finding("differential.cases", "getCompressedAccount", "Answer differs from the reference")],
                     runs=1),
-        CheckResult("health.ok", "health", "t", ("7-C3",), "d", [], runs=1, examined={"answers": 1}),
-        CheckResult("crypto.account-hash", "crypto", "t", ("2.3-R2",), "d", [], runs=1, skipped=["no key"]),
+        CheckResult("health.ok", "health", ("7-C3",), "d", [], runs=1, examined={"answers": 1}),
+        CheckResult("crypto.account-hash", "crypto", ("2.3-R2",), "d", [], runs=1, skipped=["no key"]),
     ]
     return RunResult(target="http://127.0.0.1:1/", profile="spec", seed=0, spec_version="0.50.0",
                      started="2025-01-02T03:04:05+00:00", checks=checks)

@@ -17,11 +17,14 @@ from harness.core.paths import HTTP_STATUS
 from harness.core.profile import PROFILES
 from harness.core.registry import FAMILIES, REGISTRY
 from harness.engine.runner import RunConfig, run
+from harness.report.junit import finding_text
 from harness.target import Target
+from schema import Contract
 from tests.conftest import PROOF_CHECK
 
 from .broken import Variant, all_variants, serving
 from .clause_map import proven_clauses
+from .report.reprs import python_literals
 
 VARIANTS = all_variants()
 
@@ -66,6 +69,7 @@ def test_variant_is_caught_by_its_family(variant: Variant) -> None:
         assert caught.status is Status.FAIL
     unnamed = [finding.title for finding in caught.findings if not _names_a_member(finding.path)]
     assert unnamed == [], f"{variant.name}: findings that name no member: {unnamed}"
+    assert python_literals(result, Contract.default()) == {}, f"{variant.name}: a value travelled as str()"
 
 
 def _names_a_member(path: str | None) -> bool:
@@ -79,7 +83,8 @@ def clean_run():
 
 
 def test_clean_reference_has_no_fail(clean_run) -> None:
-    fails = [(f.check_id, f.method, f.title, f.message[:200]) for f in clean_run.findings if f.status is Status.FAIL]
+    fails = [(f.check_id, f.method, f.title, finding_text(f)[:200]) for f in clean_run.findings
+             if f.status is Status.FAIL]
     assert fails == []
 
 

@@ -14,6 +14,7 @@ import harness.checks  # noqa: F401  (registers the catalogue)
 from harness.core.model import RunResult, Status
 from harness.core.profile import PROFILES
 from harness.engine.runner import RunConfig, run
+from harness.report.junit import finding_text
 from harness.target import Target
 
 from .broken import Dispatch, Variant, serving
@@ -92,7 +93,7 @@ def test_accounts_consumed_after_discovery_are_not_failed() -> None:
     result = _run(moving, BALANCE_CHECKS)
     assert moving.moved and moving.gone, "the server never moved: the test would prove nothing"
     by_id = {check.check_id: check for check in result.checks}
-    fails = [(f.check_id, f.title, f.message[:160]) for f in result.findings if f.status is Status.FAIL]
+    fails = [(f.check_id, f.title, finding_text(f)[:160]) for f in result.findings if f.status is Status.FAIL]
     assert fails == []
     assert {check_id: by_id[check_id].status for check_id in BALANCE_CHECKS} == dict.fromkeys(BALANCE_CHECKS,
                                                                                                  Status.PASS)

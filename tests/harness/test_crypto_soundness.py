@@ -18,6 +18,7 @@ from harness.core.model import Basis, RunResult, Status
 from harness.core.profile import PROFILES
 from harness.core.registry import REGISTRY
 from harness.engine.runner import RunConfig, run
+from harness.report.junit import finding_text
 from harness.target import Target
 from reference_server.app import create_app
 from reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
@@ -57,7 +58,7 @@ def _run(ledger: Ledger, only: list[str], wrap=None, options: ServerOptions | No
 
 
 def _fails(result: RunResult) -> list[tuple]:
-    return [(f.check_id, f.title, f.message[:300]) for f in result.findings if f.status is Status.FAIL]
+    return [(f.check_id, f.title, finding_text(f)[:300]) for f in result.findings if f.status is Status.FAIL]
 
 
 def _by_id(result: RunResult) -> dict:
@@ -168,7 +169,7 @@ def test_a_health_error_is_unverified_not_a_pass() -> None:
     check = _by_id(result)["health.ok"]
     assert check.status is Status.UNVERIFIED
     assert [f.title for f in check.findings] == ["Target says it is stale"]
-    assert "Node is behind 500 slots" in check.findings[0].message
+    assert "Node is behind 500 slots" in finding_text(check.findings[0])
     assert result.exit_code() == 0
 
 

@@ -25,6 +25,7 @@ from urllib.parse import quote, quote_plus
 import pytest
 
 from reference_server.options import ServerOptions
+from schema.jsonio import dumps
 from tests.harness import hostile_servers as hs
 from tests.harness.broken import serving
 from tests.harness.csi_process import HANG_GUARD, Finished, csi_run, start
@@ -74,7 +75,8 @@ def hostile_run(upstream: str, tmp_path: Path, behaviour: hs.Handler | None = No
 def assert_caught_and_completed(done: Finished, proxy: Proxy, check: str, phrase: str, *, code: int,
                                 also: frozenset[str] = frozenset()) -> None:
     """The finding, the rest of the run and the exit code."""
-    messages = [f"{f['title']}: {f['message']}" for f in done.findings(check, METHOD)]
+    messages = [f"{f['title']}: {dumps([f['expected'], f['received'], f['detail']])}"
+                for f in done.findings(check, METHOD)]
     assert any(phrase in message for message in messages), done.explain()
     report = done.report
     assert report["stopped"] is None and report["interrupted"] is False
@@ -177,7 +179,7 @@ def test_html_error_page(upstream: str, tmp_path: Path) -> None:
     4xx/5xx body (§7): a gateway's HTML page is a finding, not a crash of the JSON reader."""
     done, proxy = hostile_run(upstream, tmp_path, hs.answer(502, NGINX_502, content_type="text/html"))
     assert_caught_and_completed(done, proxy, "schema.error-body", "Malformed HTTP 502 body", code=1)
-    assert any("HTML or XML, not JSON" in f["message"] for f in done.findings("health.ok", METHOD))
+    assert any("HTML or XML, not JSON" in dumps(f["received"]) for f in done.findings("health.ok", METHOD))
 
 
 # -- redirects -----------------------------------------------------------------------------------------

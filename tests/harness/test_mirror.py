@@ -24,6 +24,7 @@ from harness.core.profile import PROFILES
 from harness.discover import discover
 from harness.engine.runner import RunConfig, run
 from harness.mirror import build_mirror
+from harness.report.junit import finding_text
 from harness.target import Target
 from ledger_crypto import b58encode
 from reference_server.generate import generate_scenario
@@ -108,7 +109,7 @@ def test_clean_reference_mirrors_without_a_difference() -> None:
     checks = _mirror_checks(result)
     assert set(checks) == set(MIRROR_CHECKS)
     assert {cid: c.status for cid, c in checks.items()} == dict.fromkeys(MIRROR_CHECKS, Status.PASS), [
-        (c.check_id, c.skip_reason, [f.message for f in c.findings]) for c in checks.values()]
+        (c.check_id, c.skip_reason, [finding_text(f) for f in c.findings]) for c in checks.values()]
 
 
 def test_partial_discovery_of_a_larger_ledger_differs_in_nothing() -> None:
@@ -119,7 +120,7 @@ def test_partial_discovery_of_a_larger_ledger_differs_in_nothing() -> None:
         result = _run(url)
     assert len(document["transactions"]) > len(keys.transactions)
     checks = _mirror_checks(result)
-    assert [f.message for c in checks.values() for f in c.findings] == []
+    assert [finding_text(f) for c in checks.values() for f in c.findings] == []
     assert all(c.status is Status.PASS for c in checks.values()), [(c.check_id, c.skip_reason) for c in checks.values()]
 
 
@@ -138,7 +139,7 @@ def test_planted_inconsistency_is_found_by_the_mirror(variant: Variant, check_id
         result = _run(url)
     caught = _mirror_checks(result)[check_id]
     assert caught.status is Status.FAIL, (caught.status, caught.skip_reason)
-    assert "mirror" in caught.findings[0].message
+    assert "mirror" in finding_text(caught.findings[0])
     if variant.name != "slot-created-later":  # that one shifts every account in every answer
         others = [c.check_id for c in _mirror_checks(result).values() if c.findings and c.check_id != check_id]
         assert others == [], "a fault is reported where it is, not everywhere"
@@ -151,7 +152,7 @@ def test_a_closed_account_listed_live_is_a_contradiction() -> None:
                          dispatch=_closed_listed_live)) as url:
         result = _run(url)
     ledger = _mirror_checks(result)["differential.mirror-ledger"]
-    assert ledger.status is Status.FAIL and "listed live" in ledger.findings[0].message
+    assert ledger.status is Status.FAIL and "listed live" in finding_text(ledger.findings[0])
 
 
 def test_a_target_that_moves_is_noted_not_reported() -> None:

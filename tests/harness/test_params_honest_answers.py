@@ -17,6 +17,7 @@ import harness.checks  # noqa: F401  (registers the catalogue)
 from harness.core.model import Basis, RunResult, Status
 from harness.core.profile import PROFILES
 from harness.engine.runner import RunConfig, run
+from harness.report.junit import finding_text
 from harness.target import Target
 
 from .broken import Dispatch, Variant, _string_lamports, serving
@@ -43,8 +44,8 @@ def test_strict_reports_the_reading_it_pins_not_a_broken_spec() -> None:
     assert [f.title for f in findings if f.basis is Basis.SPEC] == []
     pinned = [f for f in findings if f.title == "Reading other than the pinned one"]
     assert pinned and {(f.status, f.basis) for f in pinned} == {(Status.FAIL, Basis.AMBIGUITY)}
-    assert all("strict pins the observed reading `string` of ambiguity `token-state`; the answer follows `integer`"
-               in f.message and "3.1-R1" in f.clauses for f in pinned)
+    assert all(f.expected == {"token-state": "string"} and f.received == {"token-state": ["integer"]}
+               and "3.1-R1" in f.clauses for f in pinned)
 
 
 def test_the_same_answer_under_spec_is_ambiguous_not_failed() -> None:
@@ -53,7 +54,8 @@ def test_the_same_answer_under_spec_is_ambiguous_not_failed() -> None:
     assert not [f for f in result.findings if f.status is Status.FAIL]
     readings = _check(result, "schema.ambiguity-readings").findings
     assert readings and {f.status for f in readings} == {Status.AMBIGUOUS}
-    assert all("the answer follows `integer` (observed practice: `string`)" in f.message for f in readings)
+    assert all(f.expected == {"token-state": "string"} and f.received == {"token-state": ["integer"]}
+               for f in readings)
 
 
 def _health_as(status: int, body: bytes, headers: dict):
@@ -79,7 +81,7 @@ def test_a_429_body_that_is_not_error_string_breaks_the_spec() -> None:
     findings = _check(_run(serving(variant), BODY_CHECK), "schema.error-body").findings
     assert {(f.title, f.status, f.basis, f.clauses) for f in findings} == {
         ("Malformed HTTP 429 body", Status.FAIL, Basis.SPEC, ("7-R2",))}
-    assert '{"message":"slow down"}' in findings[0].message
+    assert findings[0].received == {"message": "slow down"}
 
 
 class _Html501(SimpleHTTPRequestHandler):
@@ -123,7 +125,7 @@ def test_a_server_answering_501_html_to_everything_passes_nothing_it_never_showe
     # §7 states the body of 429 and 500 only: a 501's HTML page breaks a convention (WARN), not the spec
     assert body and body[0].basis is Basis.JSON_RPC and body[0].title == "Malformed HTTP 501 body"
     assert _check(result, "schema.error-body").status is Status.WARN
-    assert "HTML or XML, not JSON" in body[0].message
+    assert "HTML or XML, not JSON" in body[0].received["not_json"]
 
 
 def _answer_100000(real: Dispatch, method: str, params: Any) -> Any:
@@ -136,7 +138,9 @@ def _answer_100000(real: Dispatch, method: str, params: Any) -> Any:
 def test_received_shows_json_not_python_repr() -> None:
     variant = Variant("value-100000", "params", "params.not-found", dispatch=_answer_100000)
     [finding] = _check(_run(serving(variant), ["params.not-found"]), "params.not-found").findings
-    assert '"value":100000' in finding.message and "'value'" not in finding.message
+    assert finding.received["value"] == 100000
+    text = finding_text(finding)
+    assert '"value":100000' in text and "'value'" not in text
 
 
 def test_schema_errors_name_the_json_path_of_the_wrong_member() -> None:
@@ -145,6 +149,7 @@ def test_schema_errors_name_the_json_path_of_the_wrong_member() -> None:
     result = _run(serving(variant), ["schema.result", "transport.path-forms"])
     findings = [f for f in _check(result, "schema.result").findings if f.method == "getCompressedAccount"]
     assert findings
-    received = findings[0].message.split("Received: ", 1)[1]
-    assert received.startswith("/result/value/lamports: ") and '"integer"' in received
-    assert "anyOf" not in received and len(received) < 300
+    finding = findings[0]
+    assert finding.path == "$.result.value.lamports" and isinstance(finding.received, str)
+    assert finding.expected.startswith("/result/value/lamports: ") and '"integer"' in finding.expected
+    assert "anyOf" not in finding.expected and len(finding.expected) < 300

@@ -15,6 +15,7 @@ import harness.checks  # noqa: F401  (registers the catalogue)
 from harness.core.model import Basis, RunResult, Status
 from harness.core.profile import PROFILES
 from harness.engine.runner import RunConfig, run
+from harness.report.junit import finding_text
 from harness.target import Target
 from reference_server.options import ServerOptions
 from reference_server.serve import running_server
@@ -72,7 +73,7 @@ def test_params_to_methods_without_params_rest_on_json_rpc(profile: str, status:
                 if f.method in ("getIndexerHealth", "getIndexerSlot")]
     assert {f.method for f in findings} == {"getIndexerHealth", "getIndexerSlot"}
     assert {(f.status, f.basis) for f in findings} == {(status, Basis.JSON_RPC)}
-    assert all("JSON-RPC 2.0" in f.message and f.clauses == ("4.1-R5",) for f in findings)
+    assert all("JSON-RPC 2.0" in finding_text(f) and f.clauses == ("4.1-R5",) for f in findings)
     assert not [f for f in result.findings if f.status is Status.FAIL and profile == "spec"]
 
 

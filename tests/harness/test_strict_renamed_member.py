@@ -38,4 +38,5 @@ def test_one_renamed_member_is_one_finding_at_the_member() -> None:
     assert finding.occurrences > 1
     assert finding.path.startswith("$.result.compressionInfo.closedAccounts[")
     assert finding.path.endswith("].optionalTokenData")
-    assert "`maybeTokenData`" in finding.message
+    assert finding.received == {"token-data-key": ["maybeTokenData"]}
+    assert finding.expected == {"token-data-key": "optionalTokenData"}

@@ -14,6 +14,7 @@ from harness.core.profile import PROFILES
 from harness.differential.cases import scenario_cases
 from harness.differential.replay import ANSWER, CODE
 from harness.engine.runner import RunConfig, run
+from harness.report.junit import finding_text
 from harness.target import Target
 from reference_server.errors import INVALID_PARAMS, RpcError
 
@@ -46,21 +47,37 @@ def test_the_reference_differs_from_itself_in_nothing(reference_url: str, built_
     assert len(generated.methods) == 19 and generated.skipped == []
 
 
-@pytest.mark.parametrize(("variant", "method", "title", "basis", "shown"), [
-    (variants.BALANCE, "getCompressedBalanceByOwner", ANSWER, Basis.SPEC, "result.value: target "),
-    (variants.WRONG_PAGE, "getCompressedAccountsByOwner", ANSWER, Basis.SPEC, "target (absent) | reference {"),
-    (variants.WRONG_HASH_VARIANT, "getCompressedAccount", ANSWER, Basis.SPEC,
-     f'result.value.hash: target "{variants.WRONG_HASH}" | reference "'),
-    (variants.ERROR_CODE, "getCompressedAccount", CODE, Basis.OBSERVED, "error.code: target -32001 | reference -32000"),
+def _balance_differs(reference: dict, target: dict) -> bool:
+    return "$.result.value" in reference and reference["$.result.value"] != target.get("$.result.value")
+
+
+def _item_missing(reference: dict, target: dict) -> bool:
+    return any(path.startswith("$.result.value.items[") and path not in target for path in reference)
+
+
+def _wrong_hash(reference: dict, target: dict) -> bool:
+    return target.get("$.result.value.hash") == variants.WRONG_HASH and "$.result.value.hash" in reference
+
+
+def _error_code(reference: dict, target: dict) -> bool:
+    return (reference, target) == ({"$.error.code": -32000}, {"$.error.code": -32001})
+
+
+@pytest.mark.parametrize(("variant", "method", "title", "basis", "shows"), [
+    (variants.BALANCE, "getCompressedBalanceByOwner", ANSWER, Basis.SPEC, _balance_differs),
+    (variants.WRONG_PAGE, "getCompressedAccountsByOwner", ANSWER, Basis.SPEC, _item_missing),
+    (variants.WRONG_HASH_VARIANT, "getCompressedAccount", ANSWER, Basis.SPEC, _wrong_hash),
+    (variants.ERROR_CODE, "getCompressedAccount", CODE, Basis.OBSERVED, _error_code),
 ], ids=["wrong-balance", "wrong-page", "wrong-hash", "changed-error-code"])
 def test_a_wrong_answer_is_a_finding_showing_both(reference_url: str, built_cases: list, variant: Variant,
-                                                  method: str, title: str, basis: Basis, shown: str) -> None:
+                                                  method: str, title: str, basis: Basis, shows) -> None:
     result = _run(variant, reference_url, built_cases)
     found = [f for f in _differential(result) if f.method == method and f.title == title]
     assert found, [(f.check_id, f.method, f.title) for f in result.findings]
     for finding in found:
         assert finding.basis is basis and finding.status is PROFILES["spec"].status_for(basis)
-        assert shown in finding.message and "allowed differences (" in finding.message
+        assert finding.kind == "difference" and shows(finding.expected, finding.received), finding_text(finding)
+        assert "allowed differences" in finding.detail and finding.path in {**finding.expected, **finding.received}
         assert finding.request["method"] == method
         assert finding.response is not None and finding.reference_response is not None
         assert finding.response != finding.reference_response

@@ -18,6 +18,7 @@ from harness.differential.requests import generated_params
 from harness.discover import discover
 from harness.engine.runner import RunConfig, run
 from harness.report.json_report import to_json
+from harness.report.junit import finding_text
 from harness.target import Target
 from reference_server.options import ServerOptions
 from schema import Contract
@@ -68,7 +69,7 @@ def test_a_wrong_root_in_a_proof_of_several_accounts_is_a_fail_of_cases_and_gene
     result = _run(PROOF_ROOT_WRONG, DIFFERENTIAL)
     found = _proof_findings(result)
     assert {f.check_id for f in found if f.status is Status.FAIL} == set(DIFFERENTIAL)
-    assert all("roots[" in f.message for f in found)
+    assert all("roots[" in finding_text(f) for f in found)
     failed_cases = {f.request["id"] for f in found if f.check_id == "differential.cases"}
     assert "getValidityProof/limit-hashes-2" in failed_cases or any(
         e["request"]["id"] == "getValidityProof/limit-hashes-2" for f in found for e in f.examples)
@@ -131,7 +132,7 @@ def test_a_wrong_root_in_the_spec_2_10_form_is_a_fail() -> None:
                     dispatch=_on("getValidityProof", _first_root_off))
     found = _proof_findings(_run(wrong, ["differential.generated"], SPEC_2_10))
     assert found and all(f.status is Status.FAIL and f.basis is Basis.SPEC for f in found)
-    assert "result.value.roots[0]" in found[0].message
+    assert "result.value.roots[0]" in finding_text(found[0])
 
 
 def test_what_no_normalizer_reads_rests_on_the_ambiguity_and_the_rest_still_fails() -> None:
@@ -141,7 +142,7 @@ def test_what_no_normalizer_reads_rests_on_the_ambiguity_and_the_rest_still_fail
                       dispatch=_on("getValidityProof", _tree_infos_unnamed))
     found = _proof_findings(_run(unnamed, ["differential.generated"], SPEC_2_10))
     assert found and all(f.status is Status.AMBIGUOUS and f.basis is Basis.AMBIGUITY for f in found)
-    assert "validity-proof-fields" in found[0].message and "roots" not in found[0].message
+    assert "validity-proof-fields" in finding_text(found[0]) and "roots" not in finding_text(found[0])
 
     def both(params: Any, result: Any) -> Any:
         return _first_root_off(params, _tree_infos_unnamed(params, result))
@@ -151,7 +152,7 @@ def test_what_no_normalizer_reads_rests_on_the_ambiguity_and_the_rest_still_fail
                                  SPEC_2_10))
     assert {f.status for f in found} == {Status.FAIL, Status.AMBIGUOUS}
     fail = next(f for f in found if f.status is Status.FAIL)
-    assert "roots[0]" in fail.message and "merkleTrees" not in fail.message
+    assert "roots[0]" in finding_text(fail) and "merkleTrees" not in finding_text(fail)
 
 
 # -- #12: narrowing dropped after the first page ------------------------------------------------

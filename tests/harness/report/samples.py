@@ -25,14 +25,14 @@ def id_echo() -> CheckResult:
     request = {"jsonrpc": "2.0", "id": "test-account", "method": "getCompressedAccount",
                "params": {"hash": "11111111111111111111111111111111"}}
     fail = Finding("envelope.id-echo", "Response id differs from request id", Status.FAIL, Basis.SPEC, ("4.1-R4",),
-                   "getCompressedAccount", "Expected: id 'test-account'\nReceived: id 7", request,
+                   "getCompressedAccount", "mismatch", "test-account", 7, "$.id", request,
                    {"jsonrpc": "2.0", "id": 7, "result": {"context": {"slot": 42}, "value": None}}, 200,
                    _curl('{"jsonrpc":"2.0","id":"test-account","method":"getCompressedAccount"}'), 1234)
     warn = Finding("envelope.id-echo", "Numeric id not echoed as a number", Status.WARN, Basis.JSON_RPC, ("4.1-R4",),
-                   "getIndexerSlot", "Expected: id 5 as a number\nReceived: id '5'",
+                   "getIndexerSlot", "mismatch", 5, "5", "$.id",
                    {"jsonrpc": "2.0", "id": 5, "method": "getIndexerSlot"}, {"jsonrpc": "2.0", "id": "5", "result": 42},
                    200, _curl('{"jsonrpc":"2.0","id":5,"method":"getIndexerSlot"}'), 1234)
-    return CheckResult("envelope.id-echo", "envelope", "Response id echoes the request id", ("4.1-R4",),
+    return CheckResult("envelope.id-echo", "envelope", ("4.1-R4",),
                        "The answer's id is the request's id", [fail, warn], runs=19,
                        methods={"getCompressedAccount", "getIndexerSlot", "getIndexerHealth"},
                        examined={"answers": 19}, examined_methods={"getCompressedAccount", "getIndexerSlot",
@@ -41,11 +41,11 @@ def id_echo() -> CheckResult:
 
 def slot_warn() -> CheckResult:
     finding = Finding("envelope.jsonrpc-version", "jsonrpc member missing", Status.WARN, Basis.JSON_RPC, ("9-R1",),
-                      "getIndexerHealth", "Expected: jsonrpc '2.0'\nReceived: no jsonrpc member",
+                      "getIndexerHealth", "rule", 'a `jsonrpc` member "2.0"', "no `jsonrpc` member", "$.jsonrpc",
                       {"jsonrpc": "2.0", "id": "test-account", "method": "getIndexerHealth"}, {"id": "test-account",
                                                                                               "result": "ok"},
                       200, _curl('{"jsonrpc":"2.0","id":"test-account","method":"getIndexerHealth"}'), 1234)
-    return CheckResult("envelope.jsonrpc-version", "envelope", "jsonrpc is 2.0", ("9-R1",),
+    return CheckResult("envelope.jsonrpc-version", "envelope", ("9-R1",),
                        "Every answer carries jsonrpc 2.0", [finding], runs=30, methods={"getIndexerHealth"},
                        examined={"answers": 30}, examined_methods={"getIndexerHealth"})
 
@@ -58,9 +58,9 @@ def token_state() -> CheckResult:
                                    "tokenData": {"amount": BIG_AMOUNT, "state": 0, "mint": OWNER}}]}}}
     finding = Finding("schema.token-state", "TokenData state read as the numeric enumeration", Status.AMBIGUOUS,
                       Basis.AMBIGUITY, ("3.1-R1",), "getCompressedTokenAccountsByOwner",
-                      "Expected: state as the string 'initialized' (observed practice)\nReceived: state 0",
+                      "rule", "state as the string 'initialized' (observed practice)", "state 0", None,
                       request, response, 200, _curl('{"method":"getCompressedTokenAccountsByOwner"}'), 1234)
-    return CheckResult("schema.token-state", "schema", "TokenData state", ("3.1-R1", "2.5-R1"),
+    return CheckResult("schema.token-state", "schema", ("3.1-R1", "2.5-R1"),
                        "TokenData.state follows one reading", [finding], runs=40,
                        methods={"getCompressedTokenAccountsByOwner", "getCompressedTokenAccountsByDelegate"},
                        examined={"accounts": 40}, examined_methods={"getCompressedTokenAccountsByOwner",
@@ -72,27 +72,27 @@ def validity_hashes() -> CheckResult:
                "params": {"hashes": ["11111111111111111111111111111111"] * 5}}
     finding = Finding("limits.validity-hashes", "Hash count outside the allowed set accepted", Status.FAIL,
                       Basis.SPEC, ("8-L1", "4.3-R1"), "getValidityProof",
-                      "Expected: an error for 5 hashes\nReceived: a proof", request,
+                      "rule", "an error for 5 hashes", "a proof", None, request,
                       {"jsonrpc": "2.0", "id": "test-account", "result": {"context": {"slot": 42}, "value": {}}},
                       200, _curl('{"method":"getValidityProof","params":{"hashes":[1,2,3,4,5]}}'), 1234)
-    return CheckResult("limits.validity-hashes", "limits", "getValidityProof hash counts", ("8-L1", "4.3-R1"),
+    return CheckResult("limits.validity-hashes", "limits", ("8-L1", "4.3-R1"),
                        "getValidityProof accepts 1, 2, 3, 4, 8 hashes and refuses other counts", [finding], runs=1,
                        methods={"getValidityProof"}, examined={"answers": 1}, examined_methods={"getValidityProof"})
 
 
 def post_only() -> CheckResult:
     finding = Finding("transport.post-only", "GET answered with a body", Status.INFO, Basis.OBSERVED, ("4.1-R1",),
-                      None, "Expected: HTTP 405 to a GET\nReceived: HTTP 200 with HTML", None,
+                      None, "rule", "HTTP 405 to a GET", "HTTP 200 with HTML", None, None,
                       {"body": "<html>hello</html>", "json_error": "Expecting value"}, 200,
                       f"curl -sS '{URL}'", 1234)
-    return CheckResult("transport.post-only", "transport", "Only POST is served", ("4.1-R1",),
+    return CheckResult("transport.post-only", "transport", ("4.1-R1",),
                        "A GET is refused", [finding], runs=1, examined={"answers": 1})
 
 
 def plain(check_id: str, clauses: tuple[str, ...], *, runs: int, methods: set[str] | None = None,
           skipped: list[str] | None = None, examined: int = 0) -> CheckResult:
     """A check without findings: PASS when it examined something, else SKIP."""
-    return CheckResult(check_id, check_id.split(".")[0], check_id, clauses, f"Verifies {check_id}", [], runs,
+    return CheckResult(check_id, check_id.split(".")[0], clauses, f"Verifies {check_id}", [], runs,
                        skipped or [], methods or set(), examined={"answers": examined} if examined else {},
                        examined_methods=set(methods or ()) if examined else set())
 
@@ -124,11 +124,11 @@ HOSTILE = "<script>alert('x')</script> & \x00\x1b[31m[bold]red[/]\ud800 ]]> \u20
 def hostile_result(contract: Contract) -> RunResult:
     """Strings a hostile target controls, everywhere a target can put them."""
     finding = Finding("envelope.id-echo", f"Title {HOSTILE}", Status.FAIL, Basis.SPEC, ("4.1-R4", "99-X9"),
-                      "getIndexerSlot", f"Expected: 'x'\nReceived: {HOSTILE}",
+                      "getIndexerSlot", "rule", "x", HOSTILE, None,
                       {"jsonrpc": "2.0", "id": HOSTILE, "method": "getIndexerSlot", "raw": b"\xff\x00"},
                       {"error": HOSTILE, "huge": float("inf"), HOSTILE: [1.5, 2**80]}, 500,
                       f"curl '{URL}' --data-raw '{HOSTILE}'", 9)
-    check = CheckResult("envelope.id-echo", "envelope", HOSTILE, ("4.1-R4",), HOSTILE, [finding], runs=1,
+    check = CheckResult("envelope.id-echo", "envelope", ("4.1-R4",), HOSTILE, [finding], runs=1,
                         methods={"getIndexerSlot"})
     skipped = plain("health.indexer-health", ("7-C3",), runs=1, skipped=[HOSTILE])
     return RunResult(target=f"http://{HOSTILE}/", profile="spec", seed=9, spec_version=contract.version,

@@ -50,8 +50,8 @@ def test_fail_and_warn_findings_one_line_each(result: RunResult) -> None:
     lines = _log(result).splitlines()
     findings = [line for line in lines if line.startswith(("FAIL ", "WARN "))]
     assert len(findings) == 4
-    assert findings[0] == ("FAIL  envelope.id-echo getCompressedAccount  Response id differs from request id:"
-                           " Expected: id 'test-account' | Received: id 7")  # whole in a log, past the width
+    assert findings[0] == ("FAIL  envelope.id-echo getCompressedAccount  Response id differs from request id at $.id:"
+                           ' expected "test-account", received 7')  # whole in a log, past the width
     assert findings[1].startswith("FAIL  limits.validity-hashes getValidityProof  Hash count outside")
     assert "1 AMBIGUOUS, 1 INFO finding(s) below WARN: see the reports" in lines
     assert lines[-2] == "Gate (FAIL): failed, 2 finding(s) at or above FAIL"
@@ -117,12 +117,13 @@ def _kit_error_run(result: RunResult) -> RunResult:
     from harness.core.model import Basis, CheckResult, Finding
 
     error = Finding("crypto.proof-verifies", "The kit could not complete this check", Status.ERROR, Basis.KIT,
-                    ("2.3-R2",), "getValidityProof", "Expected: the check to run to its end\nReceived: KeyError: 'x'")
-    check = CheckResult("crypto.proof-verifies", "crypto", "Proofs verify", ("2.3-R2",), "Proofs verify", [error],
+                    ("2.3-R2",), "getValidityProof", "rule", "the check to run to its end", "KeyError: 'x'", None)
+    check = CheckResult("crypto.proof-verifies", "crypto", ("2.3-R2",), "Proofs verify", [error],
                         runs=1, methods={"getValidityProof"})
     first = result.checks[0]
     grouped = dataclasses.replace(first.findings[0], occurrences=22,
-                                  message="Expected: id \"test-account\" at $.id\nReceived: id 7")
+                                  kind="mismatch", expected="test-account", received=7,
+                                  path="$.id")
     first.findings[0] = grouped
     result.checks.append(check)
     result.inconclusive = ["the request budget (--max-requests 10) ran out: 3 checks examined nothing"]

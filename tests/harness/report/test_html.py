@@ -96,11 +96,11 @@ def test_matrix_skips_methods_a_check_did_not_reach_and_hides_the_unknown_method
     from harness.core.model import Basis, CheckResult, Finding
 
     probe = Finding("envelope.unknown-method", "Unknown method not -32601", Status.FAIL, Basis.SPEC, ("7-C1",),
-                    "getCompressedAccountz", "Expected: error code -32601\nReceived: -32000")
-    checks = [CheckResult("envelope.unknown-method", "envelope", "t", ("7-C1",), "d", [probe], runs=1),
-              CheckResult("differential.mirror-balances", "differential", "t", (), "d", runs=1,
+                    "getCompressedAccountz", "rule", "error code -32601", "-32000", None)
+    checks = [CheckResult("envelope.unknown-method", "envelope", ("7-C1",), "d", [probe], runs=1),
+              CheckResult("differential.mirror-balances", "differential", (), "d", runs=1,
                           examined={"owners": 3}, examined_methods={"getCompressedBalanceByOwner"}),
-              CheckResult("params.exactly-one-of", "params", "t", (), "d", runs=2,
+              CheckResult("params.exactly-one-of", "params", (), "d", runs=2,
                           methods={"getCompressedAccount", "getCompressedBalance"},
                           examined={"answers": 4}, examined_methods={"getCompressedAccount"})]
     run = RunResult(target="http://x/", profile="spec", seed=0, spec_version="0.50.0", started="now", checks=checks)
@@ -175,13 +175,13 @@ def test_a_finding_shows_member_values_as_json_clause_and_curl(result: RunResult
     check = result.checks[0]
     check.findings[0] = dataclasses.replace(
         check.findings[0], occurrences=22, curl=None,
-        message="Expected: {'value': 100000} at $.result.value.items[3].leafIndex\nReceived: {'value': 7}",
-        examples=({"message": "Expected: 1\nReceived: 2", "request": None, "curl": "curl -sS other"},))
+        kind="mismatch", expected={"value": 100000}, received={"value": 7}, path="$.result.value.items[3].leafIndex",
+        examples=({"path": None, "expected": 1, "received": 2, "request": None, "curl": "curl -sS other"},))
     text = " ".join(" ".join(_page(render_html(result, contract)).text).split())
     assert "Response id differs from request id ×22" in text
     assert "Member: $.result.value.items[3].leafIndex" in text
-    assert 'Expected {"value":100000} at $.result.value.items[3].leafIndex' in text
-    assert 'Received {"value":7}' in text
+    assert 'Expected { "value": 100000 }' in text
+    assert 'Received { "value": 7 }' in text
     assert contract.clause("4.1-R4").text in text and "Basis: the spec" in text
     assert 'curl -sS -i "http://127.0.0.1:8899/?api-key=${CSI_API_KEY}"' in text  # rebuilt from the request
     assert "1 other example(s) of the 22 answers" in text and "curl -sS other" in text
@@ -192,11 +192,11 @@ def test_errors_of_the_kit_unverified_and_inconclusive_reasons(contract: Contrac
     from harness.core.model import Basis, CheckResult, Finding
 
     kit = Finding("crypto.proof-verifies", "The kit could not complete this check", Status.ERROR, Basis.KIT,
-                  ("2.3-R2",), "getValidityProof", "Expected: the check to run to its end\nReceived: KeyError")
+                  ("2.3-R2",), "getValidityProof", "rule", "the check to run to its end", "KeyError", None)
     null = Finding("crypto.proof-verifies", "Null proof not verified", Status.UNVERIFIED, Basis.LEDGER, ("2.3-R2",),
-                   "getValidityProof", "Expected: a proof\nReceived: null")
+                   "getValidityProof", "rule", "a proof", "null", None)
     run = RunResult(target="http://x/", profile="spec", seed=0, spec_version="0.50.0", started="now",
-                    checks=[CheckResult("crypto.proof-verifies", "crypto", "t", ("2.3-R2",), "d", [kit, null], runs=1,
+                    checks=[CheckResult("crypto.proof-verifies", "crypto", ("2.3-R2",), "d", [kit, null], runs=1,
                                         examined={"proofs": 2}, examined_methods={"getValidityProof"})],
                     inconclusive=["the kit itself failed in 1 checks (crypto.proof-verifies)"])
     source = render_html(run, contract)

@@ -79,7 +79,7 @@ def test_checks_and_findings_fields(result: RunResult) -> None:
     assert checks["pagination.null-cursor"]["skip_reason"] == "no owner with more than one page discovered"
     assert checks["consistency.balance-sum"]["skip_reason"] == "not run"
     assert checks["crypto.account-hash"] == {
-        "id": "crypto.account-hash", "family": "crypto", "title": "crypto.account-hash", "clauses": ["2.3-R2"],
+        "id": "crypto.account-hash", "family": "crypto", "clauses": ["2.3-R2"],
         "description": "Verifies crypto.account-hash", "basis": "spec", "basis_label": "the spec", "status": "PASS",
         "runs": 12, "skip_reason": None,
         "methods": ["getCompressedAccount"], "examined": {"answers": 12}, "examined_methods": ["getCompressedAccount"],
@@ -88,7 +88,8 @@ def test_checks_and_findings_fields(result: RunResult) -> None:
     fail = report["findings"][0]
     assert fail["status"] == "FAIL" and fail["basis"] == "spec" and fail["method"] == "getCompressedAccount"
     assert fail["curl"].startswith("curl ") and fail["http_status"] == 200 and fail["seed"] == 1234
-    assert fail["message"].startswith("Expected: ")
+    assert (fail["kind"], fail["path"], fail["expected"], fail["received"]) == ("mismatch", "$.id", "test-account", 7)
+    assert "message" not in fail  # the values are the finding; sentences are the writers' views
     assert fail["basis_label"] == "the spec" and fail["occurrences"] == 1 and fail["examples"] == []
     assert report["findings"][3]["method"] is None  # transport finding not tied to a method
 
@@ -113,7 +114,7 @@ def test_hostile_values_are_written(hostile: RunResult, tmp_path: Path) -> None:
     finding = report["findings"][0]
     assert finding["response"]["huge"] == "inf"
     assert finding["request"]["raw"] == "\ufffd\x00"
-    assert "\ufffd" in finding["message"] and "<script>" in finding["message"]  # kept, not rewritten
+    assert "\ufffd" in finding["received"] and "<script>" in finding["received"]  # kept, not rewritten
     assert finding["response"]["error"].startswith("<script>")
     assert list(finding["response"].values())[2] == [1.5, 2**80]
 
@@ -127,7 +128,7 @@ def test_too_deep_an_answer_spoils_only_itself(result: RunResult, validator: Dra
     check.findings[0] = dataclasses.replace(check.findings[0], response=deep, request={"params": deep})
     report = _written(result, tmp_path)  # reads back with jsonio.loads
     assert validator.is_valid(report)
-    assert report["findings"][0]["message"] == check.findings[0].message
+    assert report["findings"][0]["received"] == check.findings[0].received
     assert "<nested too deeply to report>" in jsonio.dumps(report["findings"][0]["response"])
     assert report["findings"][1]["response"] == jsonable(check.findings[1].response)
 
@@ -156,9 +157,9 @@ def test_grouped_findings_errors_of_the_kit_and_reasons(result: RunResult, valid
     finding with a request but no curl line gets one rebuilt from the target."""
     check = result.checks[0]
     first = check.findings[0]
-    example = {"message": "Expected: id \"a\"\nReceived: id 8", "request": {"id": "a"}, "curl": "curl -sS x"}
+    example = {"path": "$.id", "expected": "a", "received": 8, "request": {"id": "a"}, "curl": "curl -sS x"}
     check.findings[0] = dataclasses.replace(first, occurrences=22, examples=(example,), curl=None,
-                                            message="Expected: id \"test-account\" at $.id\nReceived: id 7")
+                                            kind="mismatch", expected="test-account", received=7, path="$.id")
     check.findings.append(dataclasses.replace(first, title="The kit could not complete this check",
                                               status=Status.ERROR, basis=Basis.KIT, request=None, curl=None))
     result.inconclusive = ["the kit itself failed in 1 checks (envelope.id-echo): an error of csi, not of the target"]
@@ -178,7 +179,7 @@ def test_every_check_names_its_basis_whatever_its_status() -> None:
     """#11: a SKIP or PASS rests on something too, and the report says what, naming a non-spec basis as such."""
     from harness.core.model import Basis, CheckResult
 
-    check = CheckResult("crypto.account-hash", "crypto", "t", ("ledger-H1",), "d", basis=Basis.LEDGER)
+    check = CheckResult("crypto.account-hash", "crypto", ("ledger-H1",), "d", basis=Basis.LEDGER)
     ledger = RunResult(target="t", profile="spec", seed=0, spec_version="0.50.0", started="s", checks=[check])
     (entry,) = to_json(ledger)["checks"]
     assert entry["status"] == "SKIP" and entry["basis"] == "ledger"
@@ -191,8 +192,7 @@ def test_the_path_a_check_named_wins_and_survives_a_merge(result: RunResult, tmp
     from harness.report.merge import load_report
 
     check = result.checks[0]
-    check.findings[0] = dataclasses.replace(check.findings[0], path="$.result.value.items[3].leafIndex",
-                                            message="Expected: at $.id\nReceived: 7")
+    check.findings[0] = dataclasses.replace(check.findings[0], path="$.result.value.items[3].leafIndex")
     report = to_json(result)
     assert report["findings"][0]["path"] == "$.result.value.items[3].leafIndex"
     saved = tmp_path / "report.json"

@@ -47,7 +47,7 @@ def test_fail_is_a_failure_with_message_and_curl(result: RunResult, tmp_path: Pa
     failure = case.find("failure")
     assert failure.get("message") == "Response id differs from request id"
     assert failure.get("type") == "FAIL"
-    assert "Received: id 7" in failure.text
+    assert 'Member: $.id\nExpected: "test-account"\nReceived: 7' in failure.text
     assert "Reproduce: curl -sS -X POST 'http://127.0.0.1:8899/?api-key=REDACTED'" in failure.text
     # the WARN finding of the same check is shown, outside the failure
     assert "Numeric id not echoed as a number" in case.find("system-out").text
@@ -105,8 +105,8 @@ def test_baselined_findings_do_not_fail_their_case() -> None:
     from harness.report.junit import build_junit
 
     finding = Finding("health.ok", "Health is not ok", Status.FAIL, Basis.SPEC, ("4.2-M18",), "getIndexerHealth",
-                      "Expected: ok\nReceived: healthy")
-    check = CheckResult("health.ok", "health", "t", ("4.2-M18",), "d", findings=[finding], runs=1)
+                      "rule", "ok", "healthy", None)
+    check = CheckResult("health.ok", "health", ("4.2-M18",), "d", findings=[finding], runs=1)
     result = RunResult(target="http://x", profile="spec", seed=0, spec_version="0.50.0", started="2026-11-21T06:00:00",
                        checks=[check])
     assert build_junit(result).find(".//failure") is not None
@@ -121,13 +121,14 @@ def test_an_error_of_the_kit_is_a_junit_error_and_groups_show_their_count(result
     from harness.core.model import CheckResult, Finding
 
     kit = Finding("crypto.proof-verifies", "The kit could not complete this check", Status.ERROR, Basis.KIT,
-                  ("2.3-R2",), "getValidityProof", "Expected: the check to run to its end\nReceived: KeyError: 'x'")
-    result.checks.append(CheckResult("crypto.proof-verifies", "crypto", "Proofs verify", ("2.3-R2",), "Proofs verify",
+                  ("2.3-R2",), "getValidityProof", "rule", "the check to run to its end", "KeyError: 'x'", None)
+    result.checks.append(CheckResult("crypto.proof-verifies", "crypto", ("2.3-R2",), "Proofs verify",
                                      [kit], runs=1, methods={"getValidityProof"}))
     first = result.checks[0].findings[0]
     result.checks[0].findings[0] = dataclasses.replace(
-        first, occurrences=22, message="Expected: {\"value\": 1} at $.result.value\nReceived: {'value': 100000}",
-        examples=({"message": "Expected: 1\nReceived: 2", "request": None, "curl": "curl -sS other"},))
+        first, occurrences=22, kind="mismatch", expected={"value": 1}, received={"value": 100000},
+        path="$.result.value",
+        examples=({"path": None, "expected": 1, "received": 2, "request": None, "curl": "curl -sS other"},))
     root = _parse(result, tmp_path)
     assert (root.get("failures"), root.get("errors")) == ("2", "1")
     error = _case(root, "crypto.proof-verifies").find("error")
@@ -135,5 +136,5 @@ def test_an_error_of_the_kit_is_a_junit_error_and_groups_show_their_count(result
     assert "basis: an error of the kit itself" in error.text
     text = _case(root, "envelope.id-echo").find("failure").text
     assert "Response id differs from request id (seen in 22 answers)" in text
-    assert "Member: $.result.value\nExpected: {\"value\":1} at $.result.value\nReceived: {\"value\":100000}" in text
-    assert "Also: Expected: 1 | Received: 2  (reproduce: curl -sS other)" in text
+    assert "Member: $.result.value\nExpected: {\"value\":1}\nReceived: {\"value\":100000}" in text
+    assert "Also: expected 1, received 2  (reproduce: curl -sS other)" in text

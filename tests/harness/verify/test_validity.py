@@ -37,9 +37,10 @@ def test_both_forms_read_to_the_same_values() -> None:
 
 def test_lengths_must_agree_with_what_was_asked() -> None:
     _, problems = elements_of({**WIRE, "leafIndices": [3]}, 2)
-    assert [(p.title, p.received) for p in problems] == [("Proof lengths disagree", "leafIndices: 1 entries")]
+    assert [(p.title, p.expected, p.received) for p in problems] == [("Proof lengths disagree", {"leafIndices": 2},
+                                                                      {"leafIndices": 1})]
     _, problems = elements_of({k: v for k, v in SPEC.items() if k != "proveByIndices"} | {"proveByIndices": []}, 2)
-    assert problems[0].received == "proveByIndices: 0 entries"
+    assert problems[0].received == {"proveByIndices": 0}
 
 
 def test_each_element_is_judged_in_the_spec_form_too() -> None:

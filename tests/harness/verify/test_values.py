@@ -28,20 +28,18 @@ def test_each_bound_is_named_with_its_path() -> None:
     account = _account(lamports=2**64, leafIndex=2**32, data={"data": "", "discriminator": 2**64,
                                                                "dataHash": FF})
     _, problems = range_problems({"value": {"items": [account]}})
-    assert problems == [
-        "result.value.items[0].lamports = 18446744073709551616 is outside the u64 range [0, 18446744073709551615]",
-        "result.value.items[0].leafIndex = 4294967296 is outside the u32 range [0, 4294967295]",
-        "result.value.items[0].data.discriminator = 18446744073709551616 is outside the u64 range "
-        "[0, 18446744073709551615]",
-        f"result.value.items[0].data.dataHash = \"{FF}\" is not a BN254 field element "
-        f"(must be below r = {FIELD_MODULUS})"]
+    assert [(p.path, p.value, p.bound) for p in problems] == [
+        ("$.result.value.items[0].lamports", 2**64, "a u64, in [0, 18446744073709551615]"),
+        ("$.result.value.items[0].leafIndex", 2**32, "a u32, in [0, 4294967295]"),
+        ("$.result.value.items[0].data.discriminator", 2**64, "a u64, in [0, 18446744073709551615]"),
+        ("$.result.value.items[0].data.dataHash", FF, f"a BN254 field element (below r = {FIELD_MODULUS})")]
 
 
 def test_proof_values_in_either_reading_are_bounded() -> None:
     proof = {"roots": [FIELD_MODULUS, b58encode((FIELD_MODULUS - 1).to_bytes(32, "big"))], "leaves": [1, 2],
              "leafIndices": [0, 1], "rootIndices": [0, -1]}
     _, problems = range_problems({"value": proof})
-    assert [p.split(" = ")[0] for p in problems] == ["result.value.roots[0]", "result.value.rootIndices[1]"]
+    assert [p.path for p in problems] == ["$.result.value.roots[0]", "$.result.value.rootIndices[1]"]
 
 
 def _token_account(fields: TokenDataFields) -> dict:
@@ -53,16 +51,15 @@ def test_token_bytes_agree_with_token_data_in_either_state_reading() -> None:
     fields = TokenDataFields(bytes([0, 1]) + bytes(30), bytes([0, 2]) + bytes(30), 2**64 - 1, None, "frozen", b"\x07")
     token = {"mint": MINT, "owner": OWNER, "amount": 2**64 - 1, "delegate": None, "state": "frozen",
              "tlv": base64.b64encode(b"\x07").decode()}
-    assert token_bytes_problems(_token_account(fields), token) == []
-    assert token_bytes_problems(_token_account(fields), {**token, "state": 1}) == []
+    assert token_bytes_problems(_token_account(fields), token).agrees
+    assert token_bytes_problems(_token_account(fields), {**token, "state": 1}).agrees
 
 
 def test_token_bytes_that_say_otherwise_are_named() -> None:
     fields = TokenDataFields(bytes([0, 1]) + bytes(30), bytes([0, 2]) + bytes(30), 5, bytes([0, 3]) + bytes(30))
     token = {"mint": MINT, "owner": OWNER, "amount": 6, "delegate": None, "state": "initialized", "tlv": "AQ=="}
-    assert token_bytes_problems(_token_account(fields), token) == [
-        "tokenData.amount = 6 but account.data.data holds 5",
-        f"tokenData.delegate = null but account.data.data holds \"{DELEGATE}\"",
-        "tokenData.tlv = \"AQ==\" but account.data.data holds null"]
-    assert token_bytes_problems(_account(data={"data": "AAAA", "discriminator": 2, "dataHash": MINT}), token)[0] \
-        .startswith("account.data.data is not borsh TokenData: token data truncated")
+    found = token_bytes_problems(_token_account(fields), token)
+    assert (found.held, found.given) == ({"amount": 5, "delegate": DELEGATE, "tlv": None},
+                                         {"amount": 6, "delegate": None, "tlv": "AQ=="})
+    unreadable = token_bytes_problems(_account(data={"data": "AAAA", "discriminator": 2, "dataHash": MINT}), token)
+    assert unreadable.unreadable.startswith("token data truncated") and not unreadable.agrees
