@@ -108,6 +108,8 @@ class CheckContext:
     """Golden cases to replay (`cases.Case`); None means those of `scenario` in the cases folder."""
     notes: list[str] = field(default_factory=list)
     """Remarks about the run as a whole, copied into the result."""
+    placeholder_proofs: bool = False
+    """The target is the bundled reference without a prover: its compressedProof values are placeholders."""
     pending: list[CheckFailure] = field(default_factory=list)
     """Failures the running check recorded without stopping (`defer`); the engine turns them into findings."""
     budget_spent: bool = False

@@ -16,6 +16,7 @@ from ledger_ingest.changes import (
     transaction_changes,
 )
 from ledger_ingest.decode import DecodedTransaction, IngestError, Instruction, decode_transaction
+from ledger_ingest.ledger_source import LedgerSource
 from ledger_ingest.sources import (
     Block,
     SlotRange,
@@ -31,6 +32,7 @@ __all__ = [
     "DecodedTransaction",
     "IngestError",
     "Instruction",
+    "LedgerSource",
     "LedgerTransaction",
     "Nullification",
     "OutputAccount",

@@ -4,6 +4,7 @@ mock indexer, and its ledgers as files."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import os
 import re
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from ledger_ingest import parse_slots
+from ledger_ingest import LedgerSource
 from reference_server.export import export_document, export_scenario, write_export
 from reference_server.generate import generate_scenario
 from reference_server.ingest import ingest_source
@@ -145,24 +146,31 @@ def _add_ledger_source(parser: argparse.ArgumentParser) -> None:
                             "order, then in the order given")
     group.add_argument("--ledger-rpc", metavar="URL", help="Solana JSON-RPC endpoint to fetch the --slots from")
     group.add_argument("--slots", metavar="A..B", help="the slots to fetch from --ledger-rpc (both included)")
+    group.add_argument("--ledger", metavar="SOURCE", help="a ledger source in one string: file:PATH[,PATH…], "
+                                                         "URL#slots=A..B or chain:DIR")
     group.add_argument("--ledger-cache", type=Path, metavar="DIR",
                        help="where fetched blocks are kept, so an interrupted fetch resumes "
                             "(default: $CSI_LEDGER_CACHE, else ~/.cache/csi/ledger)")
 
 
-def _ledger_source(args: argparse.Namespace) -> dict | None:
-    """The ledger source the options name (reference_server/ingest.py), or None for a scenario."""
-    if args.transactions and args.ledger_rpc:
-        raise UsageError("give --transactions or --ledger-rpc, not both")
+def _ledger_source(args: argparse.Namespace) -> LedgerSource | None:
+    """The ledger source the options name (`--ledger`, `--transactions`, `--ledger-rpc` with `--slots`), or None
+    for a scenario; `UsageError` for options that name two sources or half of one."""
+    named = [flag for flag, given in (("--ledger", args.ledger), ("--transactions", args.transactions),
+                                      ("--ledger-rpc", args.ledger_rpc)) if given]
+    if len(named) > 1:
+        raise UsageError(f"give one ledger source: {' and '.join(named)} name two")
     if bool(args.ledger_rpc) != bool(args.slots):
         raise UsageError("--ledger-rpc and --slots go together")
-    if args.transactions:
-        return {"transactions": [str(path) for path in args.transactions]}
-    if args.ledger_rpc:
-        try:
-            parse_slots(args.slots)
-        except ValueError as exc:
-            raise UsageError(f"--slots: {exc}") from None
-        return {"rpc": args.ledger_rpc, "slots": args.slots,
-                "cache": str(args.ledger_cache) if args.ledger_cache else None}
-    return None
+    try:
+        if args.ledger:
+            source = LedgerSource.parse(args.ledger)
+        elif args.transactions:
+            source = LedgerSource.files(args.transactions)
+        elif args.ledger_rpc:
+            source = LedgerSource.rpc(args.ledger_rpc, args.slots)
+        else:
+            return None
+    except ValueError as exc:
+        raise UsageError(f"{named[0]}: {exc}") from None
+    return dataclasses.replace(source, cache=args.ledger_cache) if args.ledger_cache else source

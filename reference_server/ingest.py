@@ -1,12 +1,9 @@
 """The reference over real transactions: `ledger_ingest` reads them, `NativeLedger` applies them.
 
-A ledger source is a mapping, so that it can cross the `csi.reference` entry point (the
-harness never imports the reference server):
-
-- `{"transactions": [PATH, …]}`: files or folders of `getTransaction` / `getBlock` results;
-- `{"rpc": URL, "slots": "A..B", "cache": DIR?}`: the blocks of that slice from a Solana JSON-RPC
-  endpoint, kept in `cache` (default: `$CSI_LEDGER_CACHE`, else a folder per endpoint under
-  `~/.cache/csi/ledger`) so an interrupted fetch resumes.
+The source is a `ledger_ingest.LedgerSource`: files or folders of `getTransaction` / `getBlock`
+results, or the blocks of a slice of a Solana JSON-RPC endpoint, kept in the source's cache folder
+(default: `$CSI_LEDGER_CACHE`, else a folder per endpoint under `~/.cache/csi/ledger`) so an
+interrupted fetch resumes, or a chain generated with Light's programs (its blocks are files too).
 
 Every source is read and decoded before anything is applied; the blocks are applied in slot
 order in one batch, and any error (`IngestError`, or a transaction the ledger refuses) is raised
@@ -22,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from ledger_crypto import b58encode
-from ledger_ingest import Block, IngestError, fetch_blocks, parse_slots, read_paths, redact_url
+from ledger_ingest import Block, IngestError, LedgerSource, fetch_blocks, read_paths, redact_url
 from ledger_ingest.sources import progress_printer
 from reference_server.ledger_native import NativeLedger
 from reference_server.scenario import Scenario
 from schema.errors import ConfigError
 
-__all__ = ["describe_source", "ingest_source", "ledger_from_blocks", "slice_keys"]
+__all__ = ["ingest_source", "ledger_from_blocks", "slice_keys"]
 
 
 def ledger_from_blocks(blocks: Iterable[Block], ledger: NativeLedger | None = None) -> NativeLedger:
@@ -54,38 +51,36 @@ def default_cache(url: str) -> Path:
     return Path(base) / hashlib.sha256(redact_url(url).encode()).hexdigest()[:16]
 
 
-def describe_source(source: Mapping[str, Any]) -> str:
-    if "rpc" in source:
-        return f"ledger slots {source.get('slots')} of {redact_url(str(source['rpc']))}"
-    paths = list(source.get("transactions") or ())
-    shown = ", ".join(str(p) for p in paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-    return f"transactions from {shown}"
-
-
-def ingest_source(source: Mapping[str, Any], *, progress: Callable[..., None] | None = None) -> Scenario:
+def ingest_source(source: LedgerSource | Mapping[str, Any], *,
+                  progress: Callable[..., None] | None = None) -> Scenario:
     """The scenario (ledger, no named keys) a ledger source builds; ConfigError when it cannot."""
-    label = describe_source(source)
+    source = _as_source(source)
+    label = source.describe()
     try:
-        if "rpc" in source:
-            slots = source["slots"]
-            if isinstance(slots, str):
-                slots = parse_slots(slots)
-            url = str(source["rpc"])
-            cache = Path(source["cache"]) if source.get("cache") else default_cache(url)
-            blocks = fetch_blocks(url, slots, cache_dir=cache, progress=progress or progress_printer())
-        elif "transactions" in source:
-            paths: Sequence[Any] = source["transactions"]
-            if isinstance(paths, str | Path) or not paths:
-                raise ConfigError(f"{label}: give a list of files or folders")
-            blocks = _read_each(paths)
+        if source.kind == "rpc":
+            url = source.url or ""
+            blocks = fetch_blocks(url, source.slots, cache_dir=source.cache or default_cache(url),
+                                  progress=progress or progress_printer())
         else:
-            raise ConfigError(f"a ledger source names `transactions` or `rpc` and `slots`, got {sorted(source)}")
+            blocks = _read_each(source.paths)
         ledger = ledger_from_blocks(blocks)
     except (IngestError, ValueError) as exc:
         if isinstance(exc, ConfigError):
             raise
         raise ConfigError(str(exc) if isinstance(exc, IngestError) else f"{label}: {exc}") from None
     return Scenario(ledger, label)
+
+
+def _as_source(source: LedgerSource | Mapping[str, Any]) -> LedgerSource:
+    """A `LedgerSource`, or the mapping form older callers give (`{"transactions": [...]}`, `{"rpc", "slots"}`)."""
+    if isinstance(source, LedgerSource):
+        return source
+    try:
+        if "rpc" in source:
+            return LedgerSource.rpc(str(source["rpc"]), source["slots"], source.get("cache"))
+        return LedgerSource.files(source.get("transactions") or ())
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _read_each(paths: Sequence[Any]) -> list[Block]:

@@ -5,22 +5,24 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator, Mapping
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
 from starlette.applications import Starlette
 
+from ledger_ingest import LedgerSource
 from reference_server.app import create_app
+from reference_server.ingest import ingest_source, slice_keys
 from reference_server.ledger import Ledger
+from reference_server.ledger_native import NativeLedger
 from reference_server.methods import call
 from reference_server.options import ServerOptions
-from reference_server.prover import start_prover
+from reference_server.prover import choose_prover, start_prover
 from reference_server.scenario import load_scenario, scenario_from_document
 from reference_server.serve import running_server
 from schema import Contract
 
-__all__ = ["app_for", "bundled_reference", "certified_reference", "reference_ledger"]
+__all__ = ["ReferenceHandle", "Source", "app_for", "bundled_reference", "certified_reference", "reference_ledger"]
 
 
 def app_for(ledger: Ledger, options: ServerOptions, contract: Contract | None = None) -> Starlette:
@@ -30,50 +32,66 @@ def app_for(ledger: Ledger, options: ServerOptions, contract: Contract | None = 
                       contract=contract)
 
 
-def reference_ledger(scenario: str | Mapping[str, Any] = "default", *, ledger: Mapping[str, Any] | None = None,
-                     keys_out: str | Path | None = None) -> Ledger:
-    """The ledger a reference serves: a bundled scenario's name, a scenario file or document (a mapping in
-    the format of cases/scenarios/README.md, which is how the harness serves what it mirrored), or,
-    given `ledger`, a ledger source (reference_server/ingest.py: real transactions from files or a slice
-    of a Solana JSON-RPC endpoint; `scenario` is then ignored and `keys_out` names a file to write the
-    ledger's keys to, in the `--keys` form). An invalid source raises `ConfigError`."""
-    if ledger is None:
-        if isinstance(scenario, Mapping):
-            return scenario_from_document(dict(scenario), source="<scenario document>").ledger
-        return load_scenario(scenario)
-    from reference_server.ingest import ingest_source, slice_keys
+Source = str | Mapping[str, Any] | LedgerSource
+"""What a reference serves: a bundled scenario's name or a scenario file, a scenario document (a mapping
+in the format of reference_server/scenarios/README.md: how the harness serves what it mirrored), or a
+ledger source (real transactions from files, a slice of a Solana JSON-RPC endpoint, a generated chain)."""
 
-    built = ingest_source(ledger)
-    if keys_out is not None:
-        Path(keys_out).write_text(yaml.safe_dump(slice_keys(built.ledger), sort_keys=False), encoding="utf-8")
-    return built.ledger
+
+@dataclass(frozen=True)
+class ReferenceHandle:
+    """A running reference, as the `csi.reference` entry point yields it (harness.target.reference)."""
+
+    url: str
+    keys: dict[str, list[str]] = field(default_factory=dict)
+    """The keys of a ledger source's ledger by kind (the `--keys` kinds); empty for a scenario."""
+    proofs: str = "placeholder"
+    """`real` when getValidityProof carries the light prover's proofs, `placeholder` when it does not."""
+
+
+def reference_ledger(source: Source = "default") -> Ledger:
+    """The ledger a reference serves; an invalid source raises `ConfigError`."""
+    if isinstance(source, LedgerSource):
+        return ingest_source(source).ledger
+    if isinstance(source, Mapping):
+        return scenario_from_document(dict(source), source="<scenario document>").ledger
+    return load_scenario(source)
 
 
 @contextlib.contextmanager
-def bundled_reference(
-    scenario: str | Mapping[str, Any] = "default", options: ServerOptions | None = None, *,
-    ledger: Mapping[str, Any] | None = None, keys_out: str | Path | None = None,
-) -> Iterator[str]:
-    """A reference server on a free loopback port over `reference_ledger(...)`; yields its base URL.
-    Nothing is served before the ledger is built."""
-    built = reference_ledger(scenario, ledger=ledger, keys_out=keys_out)
+def bundled_reference(source: Source = "default", options: ServerOptions | None = None) -> Iterator[str]:
+    """A reference server on a free loopback port over `reference_ledger(source)`, with `options` (no prover
+    by default); yields its base URL. Nothing is served before the ledger is built."""
+    built = reference_ledger(source)
     with running_server(app_for(built, options or ServerOptions())) as url:
         yield url
 
 
 @contextlib.contextmanager
-def certified_reference(
-    scenario: str | Mapping[str, Any] = "default", options: ServerOptions | None = None, *,
-    ledger: Mapping[str, Any] | None = None, keys_out: str | Path | None = None,
-) -> Iterator[str]:
-    """`bundled_reference` with the prover `csi serve` would use: the light prover when it is installed
-    (or `$CSI_PROVER` says light), else the placeholder, said on stderr. Registered as the
-    `csi.reference` entry point, so `csi run` with no target certifies the reference with real proofs.
-    The ledger is built first, so a slice that cannot be read fails before the prover is started.
-    Given `options` are used as they are."""
-    built = reference_ledger(scenario, ledger=ledger, keys_out=keys_out)
+def certified_reference(source: Source = "default", *, prover: str = "auto",
+                        options: ServerOptions | None = None) -> Iterator[ReferenceHandle]:
+    """The `csi.reference` entry point: a reference over `source` on loopback, yielding its handle.
+
+    `prover` is `auto` (the light prover when it is installed, or as `$CSI_PROVER` says), `light` or
+    `none`; what was chosen is said on stderr. The ledger is built first, so a source that cannot be
+    read fails before any prover starts. Given `options` are used as they are."""
+    built = reference_ledger(source)
     if options is None:
-        options = ServerOptions(prover_url=start_prover(say=lambda line: print(f"csi reference: {line}",
-                                                                                file=sys.stderr)))
+        options = ServerOptions(prover_url=_prover_url(prover))
+    keys = slice_keys(built) if isinstance(source, LedgerSource) and isinstance(built, NativeLedger) else {}
     with running_server(app_for(built, options)) as url:
-        yield url
+        yield ReferenceHandle(url, keys, "real" if options.prover_url else "placeholder")
+
+
+def _prover_url(prover: str) -> str | None:
+    """The light prover's URL for the bundled reference, or None for placeholders, said in one line each."""
+    def say(line: str) -> None:
+        print(f"csi reference: {line}", file=sys.stderr, flush=True)
+
+    if prover == "none":
+        return None
+    if prover == "auto" and choose_prover() == "none":
+        say("no light prover installed: the bundled reference serves placeholder proofs and crypto.groth16-proof "
+            "is UNVERIFIED; `csi prover install` (or `make prover`) to verify real ones")
+        return None
+    return start_prover("light" if prover == "light" else None, say=say)

@@ -35,8 +35,8 @@ HARNESS_LAYERS = (
     ("harness.differential",),
     ("harness.mirror",),
     ("harness.checks",),
-    ("harness.engine",),
     ("harness.report",),
+    ("harness.engine",),
     ("harness.faces", "harness.fuzz", "harness.__main__", "harness"),
 )
 """The harness's rooms, lowest first. `harness` itself (its `__init__`, the public API) is a face."""

@@ -27,6 +27,8 @@ from schema.jsonio import dumps
 __all__ = ["PER_CIRCUIT", "proof_inputs"]
 
 METHOD = "getValidityProof"
+INSTALL_HINT = "real Groth16 proofs: run `csi prover install` (or `make prover`), then run again"
+"""What the bundled reference needs to serve proofs this check can verify."""
 PER_CIRCUIT = 1
 """Proofs asked and verified per circuit in a run: 15 circuits, about 0.15 s of verification each."""
 
@@ -137,6 +139,11 @@ def _judge(ctx: CheckContext, circuit: Circuit, answer: Answer, addresses: list[
        description="A validity proof verifies: Groth16 over the circuit its counts select, with the published "
                    "verifying key and the answer's roots, leaves and addresses as public inputs")
 def groth16_proof(ctx: CheckContext) -> None:
+    if ctx.placeholder_proofs:
+        raise CheckFailure("Proofs not verified: the bundled reference serves placeholders", expected=INSTALL_HINT,
+                           received="placeholder points (no light prover is installed): they prove nothing",
+                           method=METHOD, basis=Basis.LEDGER, status=Status.UNVERIFIED,
+                           path=result_value("compressedProof"))
     hashes = _live_hashes(ctx)
     plan = _plan(ctx, hashes)
     if not plan:

@@ -260,6 +260,9 @@ class RunResult:
     precondition: str | None = None
     """Why the target could not be certified at all (unreachable, refused the key, behind the scenario);
     no check ran, and the run is inconclusive."""
+    error: str | None = None
+    """Why the run did not start: options or files that cannot work (a usage or configuration error, exit 2).
+    Nothing was asked of the target; the reports say so and nothing else."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -290,9 +293,12 @@ class RunResult:
     def exit_code(self, threshold: Status = Status.FAIL) -> int:
         """What `csi run` (and `csi report merge`, and the pytest plugin) ends with.
 
-        130 interrupted; 1 findings at or above the gate; 4 the kit failed on a check (its bug);
-        3 inconclusive (budget spent, stopped asking, a shard missing); 0 conformant.
+        2 the run did not start (a usage or configuration error); 130 interrupted; 1 findings at or
+        above the gate; 4 the kit failed on a check (its bug); 3 inconclusive (budget spent, stopped
+        asking, a shard missing); 0 conformant.
         """
+        if self.error:
+            return 2
         if self.interrupted:
             return 130
         if not self.gate(threshold):
@@ -304,7 +310,10 @@ class RunResult:
         return 0
 
     def verdict(self, threshold: Status = Status.FAIL) -> str:
-        """`conformant`, `not conformant` or `inconclusive`: what a banner and the exit code say."""
+        """`conformant`, `not conformant`, `inconclusive`, or `not run` (the options or files could not work):
+        what a banner and the exit code say."""
+        if self.error:
+            return "not run"
         if not self.gate(threshold):
             return "not conformant"
         if self.interrupted or self.stopped or self.inconclusive or self.precondition or self.kit_errors():

@@ -17,6 +17,7 @@ from typing import Any
 from harness.context import Answer, CheckContext
 from harness.core.baseline import apply_baseline
 from harness.core.errors import PreconditionUnmet, TargetError
+from harness.core.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
 from harness.core.failures import CheckFailure, Skip
 from harness.core.keys import Keys
 from harness.core.model import BaselineEntry, Basis, CheckResult, Finding, Observation, RunResult, Status
@@ -24,7 +25,6 @@ from harness.core.profile import Profile
 from harness.core.registry import REGISTRY, CheckSpec, Registry
 from harness.core.values import jsonable
 from harness.discover import discover
-from harness.engine.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
 from harness.engine.shard import Shard
 from harness.target import NOT_JSON, Exchange, Target
 from schema import Contract
@@ -52,6 +52,9 @@ class RunConfig:
     """Run only the (check, method) units this shard owns (`--shard I/N`)."""
     target_label: str | None = None
     """How reports name the target when its URL says nothing (the bundled reference on a random port)."""
+    placeholder_proofs: bool = False
+    """The target is the bundled reference serving placeholder proofs (no prover installed): its proofs are
+    reported UNVERIFIED with how to get real ones, never judged as a vendor's would be."""
 
 
 def run(target: Target, config: RunConfig, *, contract: Contract | None = None, registry: Registry = REGISTRY,
@@ -83,7 +86,8 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
             _guarded(ctx, spec, results[spec.id], lambda s=spec: s.function(ctx, answer), answer.method)
 
     ctx = CheckContext(contract, config.profile, target, config.keys or Keys(), config.seed, on_answer,
-                       config.max_requests, reference=reference, scenario=config.scenario, cases=config.cases)
+                       config.max_requests, reference=reference, scenario=config.scenario, cases=config.cases,
+                       placeholder_proofs=config.placeholder_proofs)
     started = time.monotonic()
     on_event(RunStarted(total=len(specs), answer_checks=len(answer_specs)))
     try:

@@ -1,60 +1,51 @@
 """`pytest --csi-target URL`: the check catalogue as pytest tests, for CI that already speaks pytest.
 
 One test per selected check (`csi::<check id>`) and one for the run's verdict (`csi::verdict`), all
-fed by a single harness run over the target, made when the first of them runs. The options are
-`csi run`'s, prefixed `--csi-` (target, api-key, profile, seed, scenario, keys, baseline, fail-on,
-only, skip, max-requests, timeout, rate, report-dir): they go through the same parser and the
-same configuration code, so they mean exactly what they mean there. `-k` and `--deselect` narrow
-the run itself, not only what is shown. The verdict test gates like `csi run`: a run that is
-inconclusive (it stopped on 429s, spent its budget, reached a family not at all) or met an error
-of the kit fails it, so such a run never goes green. Without `--csi-target` the plugin adds nothing.
+fed by a single run, made when the first of them runs. The options are every `csi run` option,
+prefixed `--csi-` (`harness.engine.options.OPTIONS`), read and checked by the same
+`RunOptions.from_inputs`, and the run is the same `harness.engine.session.certify` (SIGTERM, the
+references, the reports included): they mean exactly what they mean there. `-k` and `--deselect`
+narrow the run itself, not only what is shown. The verdict test gates like `csi run`: a run that is
+inconclusive (it stopped on 429s, spent its budget) or met an error of the kit fails it, so such a
+run never goes green. Without `--csi-target` the plugin adds nothing.
 """
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
+from typing import Any
 
 import pytest
 
+from harness.core.errors import CsiError
 from harness.core.model import CheckResult, RunResult, Status
+from harness.engine.options import OPTIONS, RunOptions
 
 RUN_KEY = pytest.StashKey[RunResult]()
-CONFIG_KEY = pytest.StashKey[object]()
+OPTIONS_KEY = pytest.StashKey[RunOptions]()
 DESELECTED_KEY = pytest.StashKey[set]()
 VERDICT = "verdict"
 """Name of the test that carries the run's verdict: `csi::verdict`."""
-OPTIONS = {"target": "URL", "api-key": "KEY", "profile": "NAME", "seed": "N", "scenario": "NAME|FILE", "keys": "FILE",
-           "baseline": "FILE", "fail-on": "STATUS", "max-requests": "N", "timeout": "S", "rate": "N/s",
-           "report-dir": "DIR"}
-"""`csi run` flags the plugin takes once, as `--csi-<flag>`; `--csi-only` and `--csi-skip` repeat."""
-REPEATED = ("only", "skip")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("csi", "csi-conformance certification (the options of `csi run`, prefixed csi-)")
-    for flag, metavar in OPTIONS.items():
-        group.addoption(f"--csi-{flag}", metavar=metavar, help=f"as `csi run --{flag}`")
-    for flag in REPEATED:
-        group.addoption(f"--csi-{flag}", action="append", default=[], metavar="ID|FAMILY|METHOD",
-                        help=f"as `csi run --{flag}` (repeatable)")
+    for option in OPTIONS:
+        group.addoption(f"--csi-{option.name}", metavar=option.metavar, dest=f"csi_{option.field}",
+                        action="append" if option.many else "store", help=f"as `csi run --{option.name}`")
 
 
-def run_arguments(config: pytest.Config) -> argparse.Namespace:
-    """The plugin's options read by `csi run`'s own parser; a bad one is a pytest usage error."""
-    from harness.faces.cli import build_parser
+def given_by_config(config: pytest.Config) -> dict[str, Any]:
+    """The run options pytest was given, by option name, as text (what `RunOptions.from_inputs` reads)."""
+    return {option.name: config.getoption(f"csi_{option.field}") for option in OPTIONS
+            if config.getoption(f"csi_{option.field}") is not None}
 
-    argv = ["run"]
-    for flag in OPTIONS:
-        value = config.getoption(f"csi_{flag.replace('-', '_')}")
-        argv += [f"--{flag}", str(value)] if value is not None else []
-    for flag in REPEATED:
-        for value in config.getoption(f"csi_{flag}"):
-            argv += [f"--{flag}", value]
+
+def options_from_config(config: pytest.Config) -> RunOptions:
+    """The checked options of a pytest command line; a bad one is a pytest usage error (before any test)."""
     try:
-        return build_parser().parse_args(argv)
-    except SystemExit:
-        raise pytest.UsageError(f"csi options: `csi {' '.join(argv)}` is not a valid run (see above)") from None
+        return RunOptions.from_inputs(given_by_config(config))
+    except CsiError as exc:
+        raise pytest.UsageError(f"csi: {exc}") from None
 
 
 class CheckItem(pytest.Item):
@@ -67,7 +58,7 @@ class CheckItem(pytest.Item):
     def runtest(self) -> None:
         result = _run_once(self.config)
         check = next((c for c in result.checks if c.check_id == self.check_id), None)
-        gate = _gate(self.config)
+        gate = self.config.stash[OPTIONS_KEY].fail_on
         if check is None:
             pytest.skip("not selected")
         if any(f.status is Status.ERROR for f in check.findings) or _blocking(result, check, gate):
@@ -93,18 +84,17 @@ class VerdictItem(pytest.Item):
 
     def runtest(self) -> None:
         result = _run_once(self.config)
-        gate = _gate(self.config)
+        gate = self.config.stash[OPTIONS_KEY].fail_on
         if result.exit_code(gate) != 0:
             raise VerdictFailed(result, gate)
 
     def repr_failure(self, excinfo, style=None) -> str:
         if isinstance(excinfo.value, VerdictFailed):
+            from harness.report.findings import verdict_reasons
+
             result, gate = excinfo.value.result, excinfo.value.gate
-            reasons = ([result.precondition] if result.precondition else []) + list(result.inconclusive)
-            if result.stopped and result.stopped not in reasons:
-                reasons.append(result.stopped)
             lines = [f"{result.verdict(gate)} (csi run would exit {result.exit_code(gate)})"]
-            return "\n".join(lines + [f"- {reason}" for reason in reasons])
+            return "\n".join(lines + [f"- {reason}" for reason in verdict_reasons(result)])
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
@@ -130,12 +120,6 @@ class VerdictFailed(Exception):
         self.result, self.gate = result, gate
 
 
-def _gate(config: pytest.Config) -> Status:
-    from harness.faces.run import GATES
-
-    return GATES[run_arguments(config).fail_on]
-
-
 def _blocking(result: RunResult, check: CheckResult, gate: Status) -> bool:
     return any(f.check_id == check.check_id for f in result.blocking(gate))
 
@@ -156,18 +140,17 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if not config.getoption("csi_target"):
         return
     import harness.checks  # noqa: F401  (registers the catalogue)
-    from harness.core.errors import CsiError
     from harness.core.registry import REGISTRY
-    from harness.faces.run import _config
+    from harness.engine.session import run_config
     from schema import Contract
 
-    args = run_arguments(config)
+    options = config.stash[OPTIONS_KEY] = options_from_config(config)
     try:  # every file an option names is read now: a bad one stops pytest before any test runs
-        config.stash[CONFIG_KEY] = _config(args, Contract.default())
+        run_config(options, Contract.default())
     except CsiError as exc:
         raise pytest.UsageError(f"csi: {exc}") from None
     catalogue = Catalogue.from_parent(session, name="csi", nodeid="csi")
-    for spec in REGISTRY.select(args.only, args.skip):
+    for spec in REGISTRY.select(options.only, options.skip):
         items.append(CheckItem.from_parent(catalogue, name=spec.id, check_id=spec.id))
     items.append(VerdictItem.from_parent(catalogue, name=VERDICT))
 
@@ -181,32 +164,12 @@ def pytest_deselected(items: list) -> None:
 
 def _run_once(config: pytest.Config) -> RunResult:
     if RUN_KEY not in config.stash:
-        config.stash[RUN_KEY] = _certify(config)
+        from harness.engine.session import certify
+
+        options = config.stash[OPTIONS_KEY]
+        deselected = tuple(sorted(config.stash.get(DESELECTED_KEY, set())))
+        config.stash[RUN_KEY] = certify(options.replace(skip=options.skip + deselected))
     return config.stash[RUN_KEY]
-
-
-def _certify(config: pytest.Config) -> RunResult:
-    """One run, configured and started exactly as `csi run` starts it; reports written if asked."""
-    import contextlib
-
-    from harness.engine.runner import run
-    from harness.faces.run import _bundled_reference
-    from harness.report import write_reports
-    from harness.target import Target
-    from schema import Contract
-
-    args = run_arguments(config)
-    run_config = config.stash[CONFIG_KEY]
-    run_config.skip = [*run_config.skip, *sorted(config.stash.get(DESELECTED_KEY, set()))]
-    contract = Contract.default()
-    with contextlib.ExitStack() as stack:
-        reference_url = stack.enter_context(_bundled_reference(args.scenario)) if args.scenario else None
-        target = stack.enter_context(Target(args.target, api_key=args.api_key, timeout=args.timeout, rate=args.rate))
-        reference = stack.enter_context(Target(reference_url, timeout=args.timeout)) if reference_url else None
-        result = run(target, run_config, contract=contract, reference=reference)
-    if config.getoption("csi_report_dir"):
-        write_reports(result, Path(args.report_dir), contract, gate=_gate(config))
-    return result
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
@@ -216,8 +179,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         return
     from harness.report.findings import verdict_counts
 
-    gate = _gate(config)
+    options = config.stash[OPTIONS_KEY]
+    gate = options.fail_on
     terminalreporter.write_line(f"csi: {result.verdict(gate)} (csi run would exit {result.exit_code(gate)}): "
                                 f"{verdict_counts(result, gate)}")
-    if config.getoption("csi_report_dir"):
-        terminalreporter.write_line(f"csi: reports written to {config.getoption('csi_report_dir')}")
+    if options.report_dir is not None:
+        terminalreporter.write_line(f"csi: reports written to {options.report_dir}")

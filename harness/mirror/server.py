@@ -1,29 +1,24 @@
-"""The mirror's reference server, reached through the `csi.reference` entry point only."""
+"""The mirror's reference server: a reference over what discovery saw, which never starts a prover."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from importlib.metadata import entry_points
 from typing import Any
 
-from harness.core.errors import ConfigError, UsageError
+from harness.core.errors import ConfigError
 from harness.target import NOT_JSON, Target
+from harness.target.reference import bundled_reference
 
 __all__ = ["MirrorSession", "mirror_server"]
 
 
 @contextlib.contextmanager
 def mirror_server(document: dict[str, Any]) -> Iterator[str]:
-    """A reference over `document` on loopback, through the `csi.reference` entry point; yields its URL.
-
-    Raises `ConfigError` when the document does not load as a ledger.
-    """
-    found = [e for e in entry_points(group="csi.reference") if e.name == "default"]
-    if not found:
-        raise UsageError("no bundled reference server installed to mirror the target with")
-    with found[0].load()(document) as url:
-        yield url
+    """A reference over `document` on loopback (no prover: the mirror is never asked for a proof); yields its
+    URL. Raises `ConfigError` when the document does not load as a ledger."""
+    with bundled_reference(document, prover="none") as handle:
+        yield handle.url
 
 
 class MirrorSession:

@@ -19,10 +19,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 from rich.text import Text
 
+from harness.core.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
 from harness.core.model import CheckResult, Finding, RunResult, Status
 from harness.core.registry import FAMILIES
-from harness.engine.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
-from harness.report.findings import KIT_ERROR_NOTE, shown, verdict_counts
+from harness.report.findings import KIT_ERROR_NOTE, shown, verdict_counts, verdict_reasons
 from harness.report.json_report import gate_summary
 from harness.report.values import one_line
 
@@ -31,8 +31,9 @@ __all__ = ["STYLES", "ConsoleReporter", "summary_table"]
 STYLES = {Status.PASS: "green", Status.SKIP: "dim", Status.UNVERIFIED: "cyan", Status.INFO: "blue",
           Status.AMBIGUOUS: "magenta", Status.ERROR: "bold magenta",
           Status.WARN: "yellow", Status.FAIL: "bold red"}
-VERDICT_STYLES = {"conformant": "bold green", "not conformant": "bold red", "inconclusive": "bold yellow"}
-_LISTED = (Status.FAIL, Status.ERROR, Status.WARN)
+VERDICT_STYLES = {"conformant": "bold green", "not conformant": "bold red", "inconclusive": "bold yellow",
+                  "not run": "bold yellow"}
+_LISTED = (Status.FAIL, Status.ERROR, Status.WARN, Status.UNVERIFIED)
 SHOWN_VALUE = 300
 """Characters of a value a console line shows; the reports hold all of it."""
 _ALWAYS_COUNTED = (Status.PASS, Status.SKIP, Status.FAIL)
@@ -168,13 +169,9 @@ class ConsoleReporter:
         self.console.print(Text(line, style="yellow" if stale else "dim"), soft_wrap=True)
 
     def _print_inconclusive(self, result: RunResult) -> None:
-        reasons = ([result.precondition] if result.precondition else []) + list(result.inconclusive)
-        if result.interrupted:
-            self.console.print(Text("Interrupted: checks that did not run are SKIP.", style="yellow"))
-        if result.stopped and result.stopped not in reasons:
-            reasons.append(f"{result.stopped}; later checks are SKIP")
-        for reason in reasons:
-            self.console.print(Text(f"Inconclusive: {one_line(reason)}", style="yellow"), soft_wrap=True)
+        word = "Not run" if result.error else "Inconclusive"
+        for reason in verdict_reasons(result):
+            self.console.print(Text(f"{word}: {one_line(reason)}", style="yellow"), soft_wrap=True)
 
 
 def _finding_line(finding: Finding) -> Text:

@@ -18,7 +18,7 @@ from harness.core.model import KINDS, CheckResult, Finding, RunResult, Status
 from schema import jsonio
 
 __all__ = ["GroupedFindings", "Shown", "counts_line", "example_line", "group_findings", "occurrences_note",
-           "rendered", "reproduce", "shown", "skip_reason", "verdict_counts"]
+           "rendered", "reproduce", "shown", "skip_reason", "verdict_counts", "verdict_reasons"]
 
 KIT_ERROR_NOTE = "an error of the kit, not of the target"
 
@@ -107,6 +107,19 @@ def group_findings(findings: Iterable[Finding]) -> list[GroupedFindings]:
 def _worst(findings: Iterable[Finding]) -> Status:
     """The worst status of some findings."""
     return Status.worst(f.status for f in findings)
+
+
+def verdict_reasons(result: RunResult) -> list[str]:
+    """Why a run is not simply conformant or not, in the order a reader needs them: it did not start,
+    it could not certify the target at all, it was interrupted, it stopped asking, it is inconclusive."""
+    reasons = [f"the run did not start: {result.error}"] if result.error else []
+    reasons += [result.precondition] if result.precondition else []
+    if result.interrupted:
+        reasons.append("the run was interrupted: checks that did not run are SKIP")
+    reasons += list(result.inconclusive)
+    if result.stopped and result.stopped not in reasons:
+        reasons.append(f"{result.stopped}; later checks are SKIP")
+    return reasons
 
 
 def verdict_counts(result: RunResult, gate: Status) -> str:

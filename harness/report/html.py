@@ -25,6 +25,7 @@ from harness.report.findings import (
     shown,
     skip_reason,
     verdict_counts,
+    verdict_reasons,
 )
 from harness.report.json_report import tool_version
 from harness.report.matrix import matrix_columns, matrix_rows, method_family_matrix
@@ -42,7 +43,8 @@ SHOWN_REQUEST = 4_000
 CONDITIONAL_FAMILIES = ("differential",)
 """Families that apply only with a reference (`--scenario`) or discovered data: their matrix column is left
 out when none of their checks examined anything, rather than filling it with SKIP."""
-BANNER_COLOURS = {"conformant": "#1a7f37", "not conformant": "#b3261e", "inconclusive": "#9a5b00"}
+BANNER_COLOURS = {"conformant": "#1a7f37", "not conformant": "#b3261e", "inconclusive": "#9a5b00",
+                  "not run": "#9a5b00"}
 """Background of the verdict banner (white text); the browser test reads these pixels back."""
 
 _CSS = """
@@ -136,12 +138,7 @@ def _num(value: int) -> str:
 def _banner(result: RunResult, gate: Status) -> str:
     """The verdict first: conformant, not conformant or inconclusive, with the counts and the reasons."""
     verdict = result.verdict(gate)
-    reasons = ([result.precondition] if result.precondition else []) + list(result.inconclusive)
-    if result.interrupted:
-        reasons.insert(0, "the run was interrupted: checks that did not run are SKIP")
-    if result.stopped and result.stopped not in reasons:
-        reasons.append(result.stopped)
-    items = "".join(f"<li>{_e(reason)}</li>" for reason in reasons)
+    items = "".join(f"<li>{_e(reason)}</li>" for reason in verdict_reasons(result))
     return (f'<div class="banner" id="verdict" style="background:{BANNER_COLOURS[verdict]}">'
             f'<p class="word">{_e(verdict.capitalize())}</p>'
             f"<p>{_e(verdict_counts(result, gate))} · gate {_e(gate.value)} · profile {_e(result.profile)}</p>"

@@ -58,6 +58,7 @@ def to_json(result: RunResult, *, gate: Status = Status.FAIL) -> dict[str, Any]:
         "interrupted": result.interrupted,
         "stopped": result.stopped,
         "precondition": result.precondition,
+        "error": result.error,
         "inconclusive": list(result.inconclusive),
         "notes": [note for note in result.notes],
         "summary": {"checks": result.counts(), "findings": _finding_counts(result.findings)},

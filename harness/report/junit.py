@@ -12,6 +12,10 @@ How statuses map, so that CI systems show every finding but fail only on the gat
 | SKIP                                | `<skipped message="reason">`                                 |
 | PASS                                | a plain test case                                            |
 
+A last suite, `csi`, holds one test case for the run as a whole, `verdict`: a `<failure>` when the run
+is not conformant, an `<error>` when it proved nothing (it did not start, was interrupted, stopped
+asking, spent its budget or met an error of the kit), so a dashboard never shows such a run green.
+
 Findings below the gate in a failing test case also go to `<system-out>`. One fault seen in many
 answers is one finding, with its count and a few other examples. Text is made XML-safe
 (`values.xml_text`) because answers can carry characters XML 1.0 cannot hold.
@@ -26,7 +30,16 @@ from pathlib import Path
 
 from harness.core.model import CheckResult, Finding, RunResult, Status
 from harness.core.registry import FAMILIES
-from harness.report.findings import KIT_ERROR_NOTE, example_line, occurrences_note, reproduce, shown, skip_reason
+from harness.report.findings import (
+    KIT_ERROR_NOTE,
+    example_line,
+    occurrences_note,
+    reproduce,
+    shown,
+    skip_reason,
+    verdict_counts,
+    verdict_reasons,
+)
 from harness.report.values import one_line, xml_text
 from harness.report.write import write_atomic
 
@@ -54,8 +67,31 @@ def build_junit(result: RunResult, *, gate: Status = Status.FAIL) -> ET.Element:
     root = ET.Element("testsuites", name="csi-conformance", time=f"{result.duration:.3f}")
     for family in order:
         root.append(_suite(result, family, by_family[family], gate))
+    root.append(_verdict_suite(result, gate))
     _count(root, root.findall("testsuite"))
     return root
+
+
+VERDICT = "verdict"
+"""The test case that carries the run's verdict (`csi.verdict`), as the pytest plugin's `csi::verdict`."""
+
+
+def _verdict_suite(result: RunResult, gate: Status) -> ET.Element:
+    """One test case for the run as a whole: it fails unless `csi run` would exit 0, so a run that proved
+    nothing (did not start, was interrupted, stopped asking, spent its budget) never shows green."""
+    suite = ET.Element("testsuite", name="csi")
+    stamp = _timestamp(result.started)
+    if stamp:
+        suite.set("timestamp", stamp)
+    case = ET.SubElement(suite, "testcase", classname="csi", name=VERDICT)
+    code = result.exit_code(gate)
+    if code != 0:
+        word = result.verdict(gate)
+        element = ET.SubElement(case, "error" if code in (2, 3, 4, 130) else "failure", type=word.upper(),
+                                message=xml_text(f"{word} (csi run would exit {code})"))
+        element.text = xml_text("\n".join([verdict_counts(result, gate), *verdict_reasons(result)]))
+    _count(suite, [suite])
+    return suite
 
 
 def _suite(result: RunResult, family: str, checks: list[CheckResult], gate: Status) -> ET.Element:

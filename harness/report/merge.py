@@ -72,7 +72,8 @@ def _result(data: dict[str, Any]) -> RunResult:
                      requests=data["requests"], checks=checks, discovered=data["discovered"],
                      observations=observations, interrupted=data["interrupted"], stopped=data["stopped"],
                      notes=list(data["notes"]), scenario=data["scenario"], shard=data["shard"],
-                     inconclusive=list(data.get("inconclusive", ())), precondition=data.get("precondition"))
+                     inconclusive=list(data.get("inconclusive", ())), precondition=data.get("precondition"),
+                     error=data.get("error"))
 
 
 def merge_results(results: Sequence[RunResult]) -> RunResult:

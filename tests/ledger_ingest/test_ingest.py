@@ -293,4 +293,4 @@ def test_a_folder_holding_an_empty_block_is_read(tmp_path: Path) -> None:
 def test_serve_refuses_both_sources() -> None:
     done = subprocess.run([str(CSI), "serve", "--transactions", str(TRANSACTIONS), "--ledger-rpc", "http://x",
                            "--slots", "1..2"], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "not both" in done.stderr
+    assert done.returncode == 2 and "give one ledger source: --transactions and --ledger-rpc name two" in done.stderr

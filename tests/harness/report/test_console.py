@@ -6,8 +6,8 @@ import io
 
 from rich.console import Console
 
+from harness.core.events import CheckFinished, CheckStarted, RunFinished, RunStarted
 from harness.core.model import RunResult, Status
-from harness.engine.events import CheckFinished, CheckStarted, RunFinished, RunStarted
 from harness.report import ConsoleReporter
 
 
@@ -142,7 +142,7 @@ def test_errors_of_the_kit_grouped_findings_and_inconclusive_reasons(result: Run
 
 
 def test_progress_counts_answer_checks_and_shows_their_status_only_at_the_end(result: RunResult) -> None:
-    from harness.engine.events import PhaseStarted
+    from harness.core.events import PhaseStarted
 
     console = Console(file=io.StringIO(), width=120)
     reporter = ConsoleReporter(console)
@@ -161,7 +161,7 @@ def test_progress_counts_answer_checks_and_shows_their_status_only_at_the_end(re
 
 
 def test_terminal_shows_each_slow_step_on_the_bar(result: RunResult) -> None:
-    from harness.engine.events import PhaseStarted
+    from harness.core.events import PhaseStarted
 
     console = Console(file=io.StringIO(), width=120, force_terminal=True)
     with ConsoleReporter(console) as reporter:

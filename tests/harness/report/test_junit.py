@@ -24,10 +24,10 @@ def _case(root: ET.Element, check_id: str) -> ET.Element:
 def test_suites_per_family_and_counts(result: RunResult, tmp_path: Path) -> None:
     root = _parse(result, tmp_path)
     assert root.tag == "testsuites"
-    assert (root.get("tests"), root.get("failures"), root.get("skipped"), root.get("errors")) == ("8", "2", "2", "0")
+    assert (root.get("tests"), root.get("failures"), root.get("skipped"), root.get("errors")) == ("9", "3", "2", "0")
     suites = root.findall("testsuite")
     assert [s.get("name") for s in suites] == ["csi.envelope", "csi.transport", "csi.schema", "csi.limits",
-                                               "csi.pagination", "csi.consistency", "csi.crypto"]
+                                               "csi.pagination", "csi.consistency", "csi.crypto", "csi"]
     for suite in suites:
         cases = suite.findall("testcase")
         assert int(suite.get("tests")) == len(cases)
@@ -80,7 +80,7 @@ def test_skips_carry_their_reason(result: RunResult, tmp_path: Path) -> None:
 def test_a_lower_gate_fails_warnings(passing: RunResult, tmp_path: Path) -> None:
     assert _parse(passing, tmp_path).get("failures") == "0"
     root = _parse(passing, tmp_path, gate=Status.WARN)
-    assert root.get("failures") == "1"
+    assert root.get("failures") == "2"  # the check, and the verdict
     assert _case(root, "envelope.jsonrpc-version").find("failure").get("type") == "WARN"
 
 
@@ -94,7 +94,7 @@ def test_hostile_text_stays_parseable(hostile: RunResult, tmp_path: Path) -> Non
 
 def test_unreadable_start_leaves_out_the_timestamp(passing: RunResult, tmp_path: Path) -> None:
     passing.started = "not a date"
-    assert [s.get("timestamp") for s in _parse(passing, tmp_path).findall("testsuite")] == [None, None]
+    assert [s.get("timestamp") for s in _parse(passing, tmp_path).findall("testsuite")] == [None, None, None]
 
 
 def test_baselined_findings_do_not_fail_their_case() -> None:
@@ -130,7 +130,7 @@ def test_an_error_of_the_kit_is_a_junit_error_and_groups_show_their_count(result
         path="$.result.value",
         examples=({"path": None, "expected": 1, "received": 2, "request": None, "curl": "curl -sS other"},))
     root = _parse(result, tmp_path)
-    assert (root.get("failures"), root.get("errors")) == ("2", "1")
+    assert (root.get("failures"), root.get("errors")) == ("3", "1")  # two checks and the verdict; the kit
     error = _case(root, "crypto.proof-verifies").find("error")
     assert error.get("type") == "ERROR" and error.get("message").endswith("(an error of the kit, not of the target)")
     assert "basis: an error of the kit itself" in error.text
@@ -138,3 +138,29 @@ def test_an_error_of_the_kit_is_a_junit_error_and_groups_show_their_count(result
     assert "Response id differs from request id (seen in 22 answers)" in text
     assert "Member: $.result.value\nExpected: {\"value\":1}\nReceived: {\"value\":100000}" in text
     assert "Also: expected 1, received 2  (reproduce: curl -sS other)" in text
+
+
+def _verdict(root) -> tuple[str | None, str | None, str]:
+    case = _case(root, "verdict")
+    outcome = case.find("failure") if case.find("failure") is not None else case.find("error")
+    return (outcome.tag, outcome.get("message"), outcome.text) if outcome is not None else (None, None, "")
+
+
+def test_the_verdict_is_a_test_case_that_fails_unless_the_run_conforms(passing: RunResult, result: RunResult,
+                                                                       tmp_path: Path) -> None:
+    """A dashboard shows the run's verdict as one more test: green only when `csi run` would exit 0."""
+    assert _verdict(_parse(passing, tmp_path))[0] is None
+    tag, message, _ = _verdict(_parse(result, tmp_path))
+    assert (tag, message) == ("failure", "not conformant (csi run would exit 1)")
+
+
+def test_a_run_that_proved_nothing_is_an_error_not_green(passing: RunResult, tmp_path: Path) -> None:
+    """An inconclusive, interrupted or unstarted run has no failing check, and still must not show green."""
+    passing.inconclusive = ["the request budget (--max-requests 5) ran out: 40 checks examined nothing"]
+    tag, message, text = _verdict(_parse(passing, tmp_path))
+    assert (tag, message) == ("error", "inconclusive (csi run would exit 3)") and "--max-requests 5" in text
+    passing.inconclusive, passing.interrupted = [], True
+    assert _verdict(_parse(passing, tmp_path))[:2] == ("error", "inconclusive (csi run would exit 130)")
+    passing.interrupted, passing.error = False, "--max-requests: must be a whole number of 1 or more, got '0'"
+    tag, message, text = _verdict(_parse(passing, tmp_path))
+    assert (tag, message) == ("error", "not run (csi run would exit 2)") and "--max-requests" in text

@@ -1,0 +1,175 @@
+"""One run session, whatever face asks for it: options → references → target → discovery → checks → reports.
+
+`certify` is what `csi run`, the pytest plugin and `harness.certify` all call, so a run is wired once.
+It starts the references the options need through the `csi.reference` entry point (a reference over
+`--scenario` or over the `--ledger-rpc` slice to compare with, and the bundled reference as the
+target when no `--target` is given: only that one may start the light prover), certifies the
+target, and writes the reports whenever a report folder was given and can be written: after a
+configuration error, an interrupt while a reference starts, or a ledger that cannot be read too,
+so that CI always has something to upload. Nothing here prints; `on_event` hears what happens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from harness.core.baseline import load_baseline
+from harness.core.errors import CsiError, UsageError
+from harness.core.events import Event, PhaseStarted
+from harness.core.keys import Keys, load_keys_file
+from harness.core.model import RunResult
+from harness.core.profile import profile_named
+from harness.core.registry import REGISTRY
+from harness.differential.cases import scenario_cases
+from harness.engine.options import BY_NAME, RunOptions
+from harness.engine.runner import RunConfig, run
+from harness.report import ensure_writable, write_reports
+from harness.target import Target
+from harness.target.reference import bundled_reference
+from schema import Contract
+
+__all__ = ["certify", "run_config"]
+
+
+def certify(options: RunOptions | Mapping[str, Any], *, on_event: Callable[[Event], None] | None = None,
+            contract: Contract | None = None) -> RunResult:
+    """Certify the target `options` name (or the bundled reference) and write the reports; the result says how
+    it went, and `RunResult.exit_code` what `csi run` ends with. Options given as a mapping are read with
+    `RunOptions.from_inputs`: one that cannot work is a result that did not run (exit 2), its reports written
+    when the report folder itself can be."""
+    import harness.checks  # noqa: F401  (registers the catalogue)
+
+    notify = on_event or (lambda event: None)
+    contract = contract or Contract.default()
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    try:
+        options = options if isinstance(options, RunOptions) else RunOptions.from_inputs(options)
+    except CsiError as error:
+        return _not_run(str(error), _report_dir(options), started, contract, notify)
+    directory = ensure_writable(options.report_dir) if options.report_dir is not None else None
+    with _terminate_as_interrupt():
+        try:
+            result = _certify(options, contract, notify)
+        except CsiError as error:
+            result = _failed_start(options, contract, started, error=str(error))
+        except KeyboardInterrupt:
+            result = _failed_start(options, contract, started, interrupted=True)
+    if directory is not None:
+        write_reports(result, directory, contract, gate=options.fail_on)
+    return result
+
+
+def run_config(options: RunOptions, contract: Contract) -> RunConfig:
+    """What the engine runs, from the options; every file they name (keys, baseline, cases) is read here,
+    before any server starts, and one that cannot be read is a `ConfigError` (exit 2)."""
+    unknown = [token for token in (*options.only, *options.skip) if not _known_token(token, contract)]
+    if unknown:
+        raise UsageError("--only/--skip: " + "; ".join(_did_you_mean(token, contract) for token in unknown))
+    baseline = load_baseline(options.baseline, checks={spec.id for spec in REGISTRY.all()},
+                             methods=set(contract.methods)) if options.baseline else None
+    ledger = f"ledger {options.ledger}" if options.ledger is not None else None
+    return RunConfig(profile=profile_named(options.profile), seed=options.seed, only=list(options.only),
+                     skip=list(options.skip), keys=load_keys_file(options.keys) if options.keys else None,
+                     max_requests=options.max_requests, scenario=options.scenario or ledger,
+                     cases=scenario_cases(options.scenario) if options.scenario else [] if ledger else None,
+                     baseline=baseline, shard=options.shard,
+                     target_label=None if options.target else f"bundled reference ({options.scenario or 'default'} "
+                                                              "scenario)")
+
+
+def _certify(options: RunOptions, contract: Contract, notify: Callable[[Event], None]) -> RunResult:
+    config = run_config(options, contract)
+    with contextlib.ExitStack() as stack:
+        reference_url = None
+        if options.scenario or options.ledger is not None:
+            notify(PhaseStarted("starting the reference to compare with"))
+            source = options.ledger if options.ledger is not None else options.scenario
+            prover = "auto" if options.target is None else "none"  # it is the target too when none is given
+            handle = stack.enter_context(bundled_reference(source, prover=prover))
+            reference_url = handle.url
+            config.keys = _with_keys(config.keys, handle.keys) if options.ledger is not None else config.keys
+            config.placeholder_proofs = options.target is None and handle.proofs == "placeholder"
+        url = options.target or reference_url
+        if url is None:
+            notify(PhaseStarted("starting the bundled reference"))
+            handle = stack.enter_context(bundled_reference("default", prover="auto"))
+            url, config.placeholder_proofs = handle.url, handle.proofs == "placeholder"
+        target = stack.enter_context(Target(url, api_key=options.api_key, timeout=options.timeout, rate=options.rate))
+        reference = stack.enter_context(Target(reference_url, timeout=options.timeout)) if reference_url else None
+        return run(target, config, contract=contract, on_event=notify, reference=reference)
+
+
+def _with_keys(keys: Keys | None, found: Mapping[str, Any]) -> Keys:
+    """The run's keys with those of the reference's ledger added, as `--keys` would add them."""
+    keys = keys or Keys()
+    for kind, values in found.items():
+        if kind in keys.lists:
+            keys.add(kind, *values)
+    return keys
+
+
+def _failed_start(options: RunOptions, contract: Contract, started: str, *, error: str | None = None,
+                  interrupted: bool = False) -> RunResult:
+    """The result of a run that stopped before the target was asked anything."""
+    label = options.target or f"bundled reference ({options.scenario or 'default'} scenario)"
+    return RunResult(target=label, profile=options.profile, seed=options.seed, spec_version=contract.version,
+                     started=started, error=error, interrupted=interrupted)
+
+
+def _not_run(error: str, directory: Path | None, started: str, contract: Contract,
+             notify: Callable[[Event], None]) -> RunResult:
+    """Options that cannot work: a result saying so, written where the report folder can be written."""
+    result = RunResult(target="(not run)", profile="-", seed=0, spec_version=contract.version, started=started,
+                       error=error)
+    if directory is not None:
+        with contextlib.suppress(CsiError):
+            write_reports(result, ensure_writable(directory), contract)
+    return result
+
+
+def _report_dir(inputs: Any) -> Path | None:
+    """The report folder inputs that could not be read as options still name, if any (else the default)."""
+    given = dict(inputs) if isinstance(inputs, Mapping) else {}
+    value = given.get("report-dir", given.get("report_dir", BY_NAME["report-dir"].default))
+    return Path(value) if isinstance(value, str | Path) and str(value) else None
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (what a CI job's timeout sends) ends a run like Ctrl-C: partial results, reports, exit 130.
+    Only the main thread can take signals; a session run elsewhere leaves them as they are."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _did_you_mean(token: str, contract: Contract) -> str:
+    """`healt is no check id, family or method; did you mean health?` (see `csi checks`)."""
+    import difflib
+
+    names = {*contract.methods, *(spec.id for spec in REGISTRY.all()), *(spec.family for spec in REGISTRY.all())}
+    close = difflib.get_close_matches(token, sorted(names), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(close)}?" if close else "; `csi checks` lists the check ids and families"
+    return f"{token} is no check id, family or method{hint}"
+
+
+def _known_token(token: str, contract: Contract) -> bool:
+    return token in contract.methods or any(token in (spec.id, spec.family) for spec in REGISTRY.all())
+
+
+

@@ -1,0 +1,90 @@
+"""Where a ledger comes from, as one value: files of real transactions, a slice of a Solana JSON-RPC
+endpoint, or a chain the kit generated with Light's own programs.
+
+Every face names a source the same way, and one string says it whole, so a source can sit in a
+config file or cross the `csi.reference` entry point:
+
+    file:PATH[,PATH…]          getTransaction / getBlock results in files and folders
+    https://rpc.example/…#slots=A..B   the blocks of slots A..B of that endpoint (both included)
+    chain:DIR                  a chain written by `csi chain generate`
+
+A source never prints its endpoint's key: `str()` and `describe()` redact it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
+
+from ledger_ingest.sources import SlotRange, parse_slots, redact_url
+
+__all__ = ["LedgerSource"]
+
+Kind = Literal["files", "rpc", "chain"]
+_SLOTS = "#slots="
+
+
+@dataclass(frozen=True)
+class LedgerSource:
+    """One ledger source; build it with `files`, `rpc`, `chain` or `parse`, which check it."""
+
+    kind: Kind
+    paths: tuple[Path, ...] = ()
+    """The files and folders of a `files` source, or the folder of a `chain`."""
+    url: str | None = None
+    """The endpoint of an `rpc` source (it may carry a key: never print it)."""
+    slots: SlotRange | None = None
+    cache: Path | None = None
+    """Where an `rpc` source's blocks are kept, so a second read fetches only what is missing."""
+
+    @classmethod
+    def files(cls, paths: Sequence[str | Path]) -> LedgerSource:
+        if isinstance(paths, str | Path) or not paths:
+            raise ValueError("a file source names one or more files or folders")
+        return cls("files", paths=tuple(Path(p) for p in paths))
+
+    @classmethod
+    def rpc(cls, url: str, slots: str | SlotRange, cache: str | Path | None = None) -> LedgerSource:
+        if urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).netloc:
+            raise ValueError(f"a Solana JSON-RPC source is an http(s) URL, not {redact_url(url)!r}")
+        return cls("rpc", url=url, slots=parse_slots(slots) if isinstance(slots, str) else slots,
+                   cache=Path(cache) if cache else None)
+
+    @classmethod
+    def chain(cls, folder: str | Path) -> LedgerSource:
+        return cls("chain", paths=(Path(folder),))
+
+    @classmethod
+    def parse(cls, text: str) -> LedgerSource:
+        """A source from its one-string form (module docstring); ValueError saying what is wrong."""
+        text = text.strip()
+        if text.startswith("file:"):
+            return cls.files([part for part in text[len("file:"):].split(",") if part])
+        if text.startswith("chain:") and text[len("chain:"):]:
+            return cls.chain(text[len("chain:"):])
+        if text.startswith(("http://", "https://")):
+            url, marker, slots = text.partition(_SLOTS)
+            if not marker:
+                raise ValueError(f"{redact_url(text)}: name the slots to read, as URL#slots=A..B")
+            return cls.rpc(url, slots)
+        raise ValueError(f"{redact_url(text)!r} is no ledger source: give file:PATH, chain:DIR or URL#slots=A..B")
+
+    def __str__(self) -> str:
+        """The one-string form, the endpoint's key redacted."""
+        if self.kind == "rpc":
+            return f"{redact_url(self.url or '')}{_SLOTS}{self.slots}"
+        prefix = "chain:" if self.kind == "chain" else "file:"
+        return prefix + ",".join(str(path) for path in self.paths)
+
+    def describe(self) -> str:
+        """The source in words, for a start-up line or a report."""
+        if self.kind == "rpc":
+            return f"ledger slots {self.slots} of {redact_url(self.url or '')}"
+        if self.kind == "chain":
+            return f"the chain in {self.paths[0]}"
+        shown = ", ".join(str(p) for p in self.paths[:3]) + (f" and {len(self.paths) - 3} more"
+                                                            if len(self.paths) > 3 else "")
+        return f"transactions from {shown}"

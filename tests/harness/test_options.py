@@ -1,0 +1,117 @@
+"""One options model: `csi run`, the pytest plugin and a csi.toml build the same `RunOptions` from the same
+inputs, and a value that cannot work is one `UsageError` naming its option, whatever face it came through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.core.errors import ConfigError, UsageError
+from harness.core.model import Status
+from harness.engine.options import OPTIONS, RunOptions, config_schema, find_config
+from harness.engine.shard import Shard
+from harness.faces.cli import build_parser
+from harness.faces.pytest_plugin import options_from_config
+from harness.faces.run import options_from_args
+from ledger_ingest import LedgerSource
+
+pytest_plugins = ["pytester"]
+
+INPUTS = [
+    ["--target", "https://indexer.example/rpc", "--profile", "strict", "--seed", "7", "--only", "health",
+     "--only", "crypto", "--skip", "crypto.groth16-proof", "--timeout", "2.5", "--rate", "20/s",
+     "--max-requests", "500", "--fail-on", "warn", "--shard", "2/3", "--report-dir", "out"],
+    ["--scenario", "default", "--api-key", "k-123", "--fail-on", "skip"],
+    ["--ledger-rpc", "https://rpc.example/?api-key=secret", "--slots", "10..20"],
+    [],
+]
+
+
+def _cli(argv: list[str], tmp_path: Path) -> RunOptions:
+    return options_from_args(build_parser().parse_args(["run", *argv]), env={})
+
+
+def _plugin(pytester: pytest.Pytester, argv: list[str]) -> RunOptions:
+    config = pytester.parseconfig(*[a.replace("--", "--csi-", 1) if a.startswith("--") else a for a in argv])
+    return options_from_config(config)
+
+
+@pytest.mark.parametrize("argv", INPUTS, ids=["most", "scenario", "ledger", "none"])
+def test_the_cli_and_the_plugin_build_the_same_options(argv: list[str], pytester: pytest.Pytester,
+                                                        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("CSI_API_KEY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()  # no csi.toml above this folder is read
+    assert _cli(argv, tmp_path) == _plugin(pytester, argv)
+
+
+def test_every_run_option_is_a_flag_of_both_faces(pytester: pytest.Pytester) -> None:
+    run_help = build_parser().parse_args(["run"])
+    config = pytester.parseconfig()
+    for option in OPTIONS:
+        assert hasattr(run_help, option.field), option.name
+        assert config.getoption(f"csi_{option.field}") is None, option.name
+
+
+def test_values_are_read_exactly(tmp_path: Path) -> None:
+    options = _cli(INPUTS[0], tmp_path)
+    assert (options.target, options.profile, options.seed, options.only, options.skip) == (
+        "https://indexer.example/rpc", "strict", 7, ("health", "crypto"), ("crypto.groth16-proof",))
+    assert (options.timeout, options.rate, options.max_requests, options.fail_on, options.shard) == (
+        2.5, 20.0, 500, Status.WARN, Shard(2, 3))
+    ledger = _cli(INPUTS[2], tmp_path).ledger
+    assert ledger == LedgerSource.rpc("https://rpc.example/?api-key=secret", "10..20")
+    assert "secret" not in str(ledger) and "secret" not in ledger.describe()
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (["--max-requests", "0"], "--max-requests"), (["--max-requests", "-3"], "--max-requests"),
+    (["--max-requests", "many"], "--max-requests"), (["--timeout", "0"], "--timeout"),
+    (["--timeout", "inf"], "--timeout"), (["--seed", "-1"], "--seed"), (["--rate", "0/s"], "--rate"),
+    (["--fail-on", "never"], "--fail-on"), (["--profile", "loose"], "--profile"), (["--shard", "3/2"], "--shard"),
+    (["--target", "indexer.example"], "--target"), (["--keys", "no-such.yaml"], "--keys"),
+    (["--slots", "5..1", "--ledger-rpc", "https://rpc.example/"], "--slots"),
+    (["--ledger-rpc", "https://rpc.example/"], "--ledger-rpc and --slots go together"),
+])
+def test_a_value_that_cannot_work_is_one_usage_error_naming_its_option(argv: list[str], named: str,
+                                                                        tmp_path: Path) -> None:
+    with pytest.raises(UsageError) as caught:
+        _cli(argv, tmp_path)
+    assert str(caught.value).startswith(named) and "\n" not in str(caught.value)
+
+
+def test_a_config_file_fills_what_was_not_given(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "csi.toml").write_text('[run]\ntarget = "https://from-file.example"\nprofile = "lenient"\n'
+                                       'only = ["health"]\nmax-requests = 200\ntimeout = 3\n')
+    inner = tmp_path / "a" / "b"
+    inner.mkdir(parents=True)
+    options = RunOptions.from_inputs({"profile": "strict"}, env={}, cwd=inner)
+    assert (options.target, options.profile, options.only, options.max_requests, options.timeout) == (
+        "https://from-file.example", "strict", ("health",), 200, 3.0)  # given beats the file
+    assert options.config == tmp_path / "csi.toml"
+    assert find_config(tmp_path.parent) is None or find_config(tmp_path.parent) != tmp_path / "csi.toml"
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ('[run]\ntargett = "x"\n', "targett"), ('[runs]\ntarget = "x"\n', "runs"),
+    ('[run]\nmax-requests = 0\n', "--max-requests"), ('[run]\nonly = [1, {}]\n', "only"),
+    ('[run]\napi-key = "k"\n', "keep the API key out of files"), ("[run\n", "TOML"),
+])
+def test_a_config_file_that_cannot_work_says_where(text: str, says: str, tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "csi.toml").write_text(text)
+    with pytest.raises((ConfigError, UsageError)) as caught:
+        RunOptions.from_inputs({}, env={}, cwd=tmp_path)
+    assert says in str(caught.value)
+
+
+def test_the_key_comes_from_the_environment_unless_given(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    assert RunOptions.from_inputs({}, env={"CSI_API_KEY": "from-env"}, cwd=tmp_path).api_key == "from-env"
+    assert RunOptions.from_inputs({"api-key": "given"}, env={"CSI_API_KEY": "e"}, cwd=tmp_path).api_key == "given"
+
+
+def test_the_config_schema_names_every_option_but_config() -> None:
+    assert set(config_schema()["properties"]["run"]["properties"]) == {o.name for o in OPTIONS} - {"config"}
