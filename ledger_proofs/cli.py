@@ -1,4 +1,4 @@
-"""`csi prover install` and `csi prover check`: the light prover in the cache folder."""
+"""`csi prover install` and `csi prover check`: the light prover, and Light's programs, in the cache folder."""
 
 from __future__ import annotations
 
@@ -16,10 +16,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = prover.add_subparsers(dest="action", metavar="ACTION", required=True)
     spec = f"{manifest()['package']}@{manifest()['version']}"
     setup = actions.add_parser("install", help=f"get {spec} with npm into the cache folder, keep the prover "
-                                               "binary and keys, check them, and print where they are")
+                                               "binary and keys, Light's programs and account dumps, check them, "
+                                               "and print where they are")
     setup.add_argument("--dir", type=Path, help="install folder (default: $CSI_PROVER_DIR or the user cache)")
     setup.set_defaults(handler=_install)
-    check = actions.add_parser("check", help="check an installed prover's files against their published SHA-256")
+    check = actions.add_parser("check", help="check an install's files (prover, keys, programs, account dumps) "
+                                                "against their published SHA-256")
     check.add_argument("--dir", type=Path, help="install folder (default: $CSI_PROVER_DIR or the user cache)")
     check.set_defaults(handler=_check)
 
@@ -39,7 +41,7 @@ def _check(args: argparse.Namespace) -> int:
     folder = args.dir or prover_dir()
     installation = find_installation(folder)
     if installation is None:
-        print(f"csi prover: not installed in {folder}: run `csi prover install`", file=sys.stderr)
+        print(f"csi prover: not installed, or incomplete, in {folder}: run `csi prover install`", file=sys.stderr)
         return 1
     problems = installation.check()
     for problem in problems:

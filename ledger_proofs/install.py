@@ -1,11 +1,15 @@
-"""Install the light prover: `@lightprotocol/zk-compression-cli` 0.18.0 from npm, kept in a cache folder.
+"""Install the light prover and Light's programs: `@lightprotocol/zk-compression-cli` 0.18.0 from npm,
+kept in a cache folder.
 
 The one download path: `npm pack` fetches the package tarball (npm checks it against the
 registry's integrity), the tarball's integrity must also be the one recorded in
-`prover-files.json`, and only the prover binary for this platform and the proving keys are
-extracted; every kept file must have its recorded size and SHA-256. The folder is
-`$CSI_PROVER_DIR`, else `${XDG_CACHE_HOME:-~/.cache}/csi-conformance/prover/0.18.0`. An install is
-written to a staging folder and renamed into place, so a folder that exists is complete.
+`prover-files.json`, and only these are extracted: the prover binary for this platform and the
+proving keys, Light's five on-chain programs (`programs/*.so`, which `ledger_chain` runs in
+LiteSVM) and the twelve account dumps of the initial trees (`accounts/*.json`); every kept file
+must have its recorded size and SHA-256. The folder is `$CSI_PROVER_DIR`, else
+`${XDG_CACHE_HOME:-~/.cache}/csi-conformance/prover/0.18.0`. An install is written to a staging
+folder and renamed into place, so a folder that exists is complete; one made before the programs
+were kept lacks them, is found incomplete, and is installed again.
 """
 
 from __future__ import annotations
@@ -64,14 +68,29 @@ def binary_name() -> str:
 
 
 def _kept_files() -> dict[str, dict[str, Any]]:
-    """Relative path in the install folder -> {size, sha256}: the binary, and each circuit's .key and .vkey."""
+    """Relative path in the install folder -> {size, sha256}: the binary, each circuit's .key and .vkey,
+    the programs and the account dumps."""
     binary = binary_name()
     files = {binary: manifest()["binaries"][binary]}
     for circuit in CIRCUITS.values():
         for suffix in (".key", ".vkey"):
             name = circuit.name + suffix
             files[f"proving-keys/{name}"] = manifest()["keys"][name]
+    for kind in _CHAIN_PARTS:
+        files.update({f"{kind}/{name}": spec for name, spec in manifest()[kind].items()})
     return files
+
+
+_CHAIN_PARTS = {"programs": "package/bin", "accounts": "package/accounts"}
+"""Install folder -> where the package holds those files: the programs sit beside the prover."""
+
+
+def _member(relative: str) -> str:
+    """The tarball member a kept file comes from."""
+    kind, _, name = relative.partition("/")
+    if kind in _CHAIN_PARTS and name:
+        return f"{_CHAIN_PARTS[kind]}/{name}"
+    return f"package/bin/{relative}"
 
 
 def _sha256(path: Path) -> str:
@@ -98,7 +117,7 @@ def _problems(folder: Path, *, hashes: bool) -> list[str]:
 
 @dataclass(frozen=True)
 class Installation:
-    """An installed prover: its folder, binary and keys folder."""
+    """An install: its folder, the prover binary, the keys folder, and Light's programs and account dumps."""
 
     folder: Path
 
@@ -111,6 +130,16 @@ class Installation:
         return self.folder / "proving-keys"
 
     @property
+    def programs_dir(self) -> Path:
+        """Light's on-chain programs (`light_system_program.so`, …), as published."""
+        return self.folder / "programs"
+
+    @property
+    def accounts_dir(self) -> Path:
+        """The account dumps of the initial trees (Solana `getAccountInfo` JSON), as published."""
+        return self.folder / "accounts"
+
+    @property
     def size(self) -> int:
         return sum(spec["size"] for spec in _kept_files().values())
 
@@ -119,8 +148,20 @@ class Installation:
         return _problems(self.folder, hashes=True)
 
 
+def _missing_summary(folder: Path) -> str:
+    """What an incomplete install lacks, in a few words (an install made before programs were kept lacks them)."""
+    try:
+        problems = _problems(folder, hashes=False)
+    except ProverInstallError as exc:
+        return str(exc)
+    kinds = sorted({relative.partition("/")[0] if "/" in relative else "the prover binary"
+                    for relative, _ in (problem.split(": ", 1) for problem in problems)})
+    return f"{len(problems)} files differ or are missing: {', '.join(kinds)}"
+
+
 def find_installation(folder: Path | None = None) -> Installation | None:
-    """The prover installed in `folder` (default `prover_dir()`), or None; checks presence and sizes only."""
+    """The install in `folder` (default `prover_dir()`), or None when any kept file is missing (an install
+    made before the programs were kept, say); checks presence and sizes only."""
     folder = folder or prover_dir()
     try:
         if not (folder / _MARKER).is_file() or _problems(folder, hashes=False):
@@ -152,7 +193,7 @@ def _npm_pack(npm: str, spec: str, into: Path) -> Path:
 
 def _extract(tarball: Path, into: Path) -> None:
     """Only the kept files, by exact member name: nothing else of the archive is written."""
-    wanted = {f"package/bin/{relative}": relative for relative in _kept_files()}
+    wanted = {_member(relative): relative for relative in _kept_files()}
     with tarfile.open(tarball, "r:gz") as archive:
         for member in archive:
             relative = wanted.pop(member.name, None)
@@ -180,6 +221,8 @@ def install(folder: Path | None = None, *, log: Any = None) -> Installation:
     if found is not None:
         say(f"already installed in {folder}")
         return found
+    if (folder / _MARKER).is_file():
+        say(f"the install in {folder} is incomplete ({_missing_summary(folder)}): installing again")
     spec = f"{manifest()['package']}@{manifest()['version']}"
     npm = shutil.which("npm")
     if npm is None:
@@ -191,7 +234,8 @@ def install(folder: Path | None = None, *, log: Any = None) -> Installation:
         say(f"fetching {spec} with npm (about 150 MB)")
         tarball = _npm_pack(npm, spec, scratch_path)
         staging = scratch_path / "staging"
-        say(f"extracting {binary_name()} and {2 * len(CIRCUITS)} key files")
+        say(f"extracting {binary_name()}, {2 * len(CIRCUITS)} key files, {len(manifest()['programs'])} programs "
+            f"and {len(manifest()['accounts'])} account dumps")
         _extract(tarball, staging)
         tarball.unlink()
         problems = _problems(staging, hashes=True)

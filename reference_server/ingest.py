@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,10 +51,8 @@ def default_cache(url: str) -> Path:
     return Path(base) / hashlib.sha256(redact_url(url).encode()).hexdigest()[:16]
 
 
-def ingest_source(source: LedgerSource | Mapping[str, Any], *,
-                  progress: Callable[..., None] | None = None) -> Scenario:
+def ingest_source(source: LedgerSource, *, progress: Callable[..., None] | None = None) -> Scenario:
     """The scenario (ledger, no named keys) a ledger source builds; ConfigError when it cannot."""
-    source = _as_source(source)
     label = source.describe()
     try:
         if source.kind == "rpc":
@@ -69,18 +67,6 @@ def ingest_source(source: LedgerSource | Mapping[str, Any], *,
             raise
         raise ConfigError(str(exc) if isinstance(exc, IngestError) else f"{label}: {exc}") from None
     return Scenario(ledger, label)
-
-
-def _as_source(source: LedgerSource | Mapping[str, Any]) -> LedgerSource:
-    """A `LedgerSource`, or the mapping form older callers give (`{"transactions": [...]}`, `{"rpc", "slots"}`)."""
-    if isinstance(source, LedgerSource):
-        return source
-    try:
-        if "rpc" in source:
-            return LedgerSource.rpc(str(source["rpc"]), source["slots"], source.get("cache"))
-        return LedgerSource.files(source.get("transactions") or ())
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
 
 
 def _read_each(paths: Sequence[Any]) -> list[Block]:

@@ -20,6 +20,7 @@ FORBIDDEN = {
     "ledger_crypto": {"harness", "reference_server", "schema", "cases"},
     "ledger_ingest": {"harness", "reference_server", "cases"},
     "ledger_proofs": {"harness", "reference_server", "cases"},
+    "ledger_chain": {"harness", "reference_server", "cases"},
     "reference_server": {"harness"},
     "cases": {"harness"},
     "harness": {"reference_server", "cases.fill", "cases.cli", "cases.generate_requests", "cases.case_builder",

@@ -18,6 +18,7 @@ from ledger_ingest import (
     DecodedTransaction,
     IngestError,
     Instruction,
+    LedgerSource,
     decode_transaction,
     read_paths,
     transaction_changes,
@@ -93,7 +94,7 @@ def test_a_folder_with_one_bad_file_builds_no_ledger(tmp_path: Path) -> None:
     noop_event(broken)["data"] = "1"
     (tmp_path / TRANSFER_1).write_text(json.dumps(broken), encoding="utf-8")
     with pytest.raises(ConfigError) as caught:
-        ingest_source({"transactions": [str(tmp_path)]})
+        ingest_source(LedgerSource.files([tmp_path]))
     assert TRANSFER_1 in str(caught.value)
 
 
@@ -286,7 +287,7 @@ def test_serve_refuses_a_folder_with_nothing_to_read(holding: str, tmp_path: Pat
 def test_a_folder_holding_an_empty_block_is_read(tmp_path: Path) -> None:
     """A block without transactions is something found: it sets the slot, and is no error."""
     (tmp_path / "17").write_text('{"transactions": [], "blockTime": 5}', encoding="utf-8")
-    ledger = ingest_source({"transactions": [str(tmp_path)]}).ledger
+    ledger = ingest_source(LedgerSource.files([tmp_path])).ledger
     assert (ledger.indexed_slot, len(ledger.transactions)) == (17, 0)
 
 

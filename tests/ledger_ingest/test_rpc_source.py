@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ledger_ingest import IngestError, fetch_blocks, parse_slots, redact_url
+from ledger_ingest import IngestError, LedgerSource, fetch_blocks, parse_slots, redact_url
 from ledger_ingest.stub_rpc import StubSolanaRpc, blocks_from_transactions, stub_solana_rpc
 from reference_server.ingest import ingest_source
 from schema.errors import ConfigError
@@ -46,7 +46,7 @@ def test_an_interrupted_fetch_resumes(fixture_blocks: dict, tmp_path: Path) -> N
     with stub_solana_rpc(fixture_blocks) as (url, stub):
         fetch_blocks(url, parse_slots("40..41"), cache_dir=tmp_path)
         assert stub.block_requests == 2
-        ledger = ingest_source({"rpc": url, "slots": "40..43", "cache": str(tmp_path)},
+        ledger = ingest_source(LedgerSource.rpc(url, "40..43", tmp_path),
                                progress=lambda *args: None).ledger
         assert stub.block_requests == 4  # only 42 and 43 were missing
     assert len(ledger.transactions) == 4 and ledger.indexed_slot == 43
@@ -66,7 +66,7 @@ def test_a_slice_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="before the first"):
         parse_slots("9..3")
     with pytest.raises(ConfigError, match=r"failed 1 times"):
-        ingest_source({"rpc": "http://127.0.0.1:9/", "slots": "1..2", "cache": None}, progress=lambda *a: None)
+        ingest_source(LedgerSource.rpc("http://127.0.0.1:9/", "1..2"), progress=lambda *a: None)
 
 
 def test_a_retry_after_date_is_honoured(fixture_blocks: dict, monkeypatch: pytest.MonkeyPatch) -> None:

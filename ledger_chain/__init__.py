@@ -1,0 +1,42 @@
+"""Light's own programs generate the ledger: a real chain in LiteSVM, and a Solana node over it.
+
+The v1 programs of `@lightprotocol/zk-compression-cli` 0.18.0 (installed with the prover, see
+`ledger_proofs.install`) run in LiteSVM (`runtime`); instructions are encoded from borsh layouts
+(`layouts`, `system`, `token`, `forester`); operations drawn with hypothesis from a seed over the
+kit's model of who owns what (`kinds`, `draw`, `model`) are executed with real proofs
+(`proofs`), and written as `getBlock` results (`generation`), which `rpc` and `node` serve as a
+Solana JSON-RPC node. `replay` loads a chain folder back into LiteSVM, and `judge` puts any
+validity proof into a simulated transaction for the on-chain verifier to accept or refuse.
+A layer of its own: it may import `ledger_crypto`, `ledger_ingest`, `ledger_proofs` and `schema`,
+never `harness`, `reference_server` or `cases`. See ../shared/design/real-chain.md.
+"""
+
+from ledger_chain.accounts import TreeAccount, read_tree
+from ledger_chain.chain import Chain
+from ledger_chain.generation import Generated, generate
+from ledger_chain.judge import RootHistory, Verdict, groups, judge_proof, new_address, root_history
+from ledger_chain.proofs import ChainProver
+from ledger_chain.replay import Replayer, load_chain, read_chain
+from ledger_chain.rpc import ChainRpc
+from ledger_chain.runtime import ChainError, Runtime
+
+__all__ = [
+    "Chain",
+    "ChainError",
+    "ChainProver",
+    "ChainRpc",
+    "Generated",
+    "Replayer",
+    "RootHistory",
+    "Runtime",
+    "TreeAccount",
+    "Verdict",
+    "generate",
+    "groups",
+    "judge_proof",
+    "load_chain",
+    "new_address",
+    "read_chain",
+    "read_tree",
+    "root_history",
+]

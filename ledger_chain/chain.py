@@ -1,0 +1,143 @@
+"""A chain in the making: the runtime, the kit's model, the keys and the prover, and the blocks so far.
+
+Slots and time are the chain's own, so two runs agree: the first block is at `FIRST_SLOT`, a slot
+lasts 400 ms from `GENESIS_TIME`, and a block's hash is LiteSVM's next blockhash when the block
+ends (derived from the last, so the same every run). Transactions of a block are signed with the
+blockhash of the block before (the parent's), as a client signs with a recent one. The users,
+the forester and the treasurer start funded (genesis); everything after is a transaction in a
+block. After every transaction the model learns from its events and is checked against the
+on-chain trees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from solders.compute_budget import set_compute_unit_limit
+from solders.message import Message
+from solders.pubkey import Pubkey
+from solders.transaction import Transaction
+
+from ledger_chain.blocks import BlockInfo, block_result, transaction_entry
+from ledger_chain.keys import Keys
+from ledger_chain.model import Model, StateTreeMirror
+from ledger_chain.operations import Operation
+from ledger_chain.programs import ADDRESS_QUEUE, ADDRESS_TREE, NULLIFIER_QUEUE, STATE_TREE
+from ledger_chain.proofs import ChainProver
+from ledger_chain.runtime import ChainError, Executed, Runtime
+from ledger_ingest import LedgerTransaction, decode_transaction, transaction_changes
+from ledger_proofs.install import Installation
+
+__all__ = ["COMPUTE_UNITS", "FIRST_SLOT", "GENESIS_TIME", "Chain", "Context", "genesis_funding"]
+
+FIRST_SLOT = 1_000
+GENESIS_TIME = 1_735_689_600
+"""2025-01-01T00:00:00Z: the chain's clock at its first slot."""
+SLOT_MS = 400
+COMPUTE_UNITS = 1_400_000
+"""What every transaction asks for (a compute budget instruction first, as clients send)."""
+
+
+def genesis_funding(keys: Keys) -> dict[Pubkey, int]:
+    """Who holds lamports before the first block: users 1,000 SOL, the forester 100, the treasurer
+    10,000 (trees cost about 19 SOL of rent each)."""
+    funding = {key: 10**12 for key in keys.users}
+    funding[keys.forester.pubkey()] = 10**11
+    funding[keys.treasurer.pubkey()] = 10**13
+    return funding
+
+
+@dataclass
+class Context:
+    """What an operation builds against."""
+
+    runtime: Runtime
+    model: Model
+    keys: Keys
+    prover: ChainProver
+
+
+@dataclass
+class Chain:
+    seed: int
+    installation: Installation
+    prover: ChainProver
+    blocks: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """(slot, getBlock result) of every block closed so far."""
+    log: list[tuple[int, str, str]] = field(default_factory=list)
+    """(slot, kind, signature) of every transaction."""
+
+    def __post_init__(self) -> None:
+        self.keys = Keys(self.seed)
+        self.runtime = Runtime(self.installation, forester=self.keys.forester.pubkey())
+        for key, lamports in genesis_funding(self.keys).items():
+            self.runtime.fund(key, lamports)
+        self.model = Model({STATE_TREE: StateTreeMirror(STATE_TREE, NULLIFIER_QUEUE)}, ADDRESS_TREE, ADDRESS_QUEUE)
+        self.context = Context(self.runtime, self.model, self.keys, self.prover)
+        self.genesis_hash = str(self.runtime.blockhash)
+        self.slot = FIRST_SLOT
+        self._pending: list[dict[str, Any]] = []
+        self._parent = (FIRST_SLOT - 1, self.genesis_hash, FIRST_SLOT - 1)
+        self.runtime.at_slot(self.slot, self.block_time(self.slot))
+
+    @staticmethod
+    def block_time(slot: int) -> int:
+        return GENESIS_TIME + (slot - FIRST_SLOT) * SLOT_MS // 1000
+
+    # ------------------------------------------------------------------ blocks
+
+    def advance(self, slots: int) -> None:
+        """Move on `slots` slots (0: stay in this block); a slot passed over has no block (skipped)."""
+        if slots <= 0:
+            return
+        if self._pending:
+            self.close_block()
+        self.slot += slots
+        self.runtime.at_slot(self.slot, self.block_time(self.slot))
+
+    def close_block(self) -> None:
+        """End the current block (if it holds a transaction): its blockhash is the runtime's next."""
+        if not self._pending:
+            return
+        parent_slot, parent_hash, parent_height = self._parent
+        blockhash = str(self.runtime.next_blockhash())
+        info = BlockInfo(self.slot, parent_slot, blockhash, parent_hash, self.block_time(self.slot), parent_height + 1)
+        self.blocks.append((self.slot, block_result(info, self._pending)))
+        self._parent = (self.slot, blockhash, parent_height + 1)
+        self._pending = []
+
+    # ------------------------------------------------------------------ transactions
+
+    def run(self, operation: Operation) -> Executed:
+        """Build, sign and execute one operation, learn from its events, and check the trees.
+        ChainError naming the operation when the programs refuse it (or accept what they must refuse)."""
+        built = operation.build(self.context)
+        payer = built.signers[0].pubkey()
+        message = Message.new_with_blockhash([set_compute_unit_limit(COMPUTE_UNITS), *built.instructions], payer,
+                                             self.runtime.blockhash)
+        executed = self.runtime.execute(Transaction(list(built.signers), message, self.runtime.blockhash))
+        entry = transaction_entry(executed)
+        if built.fails_with is not None:
+            if executed.custom_code != built.fails_with:
+                raise ChainError(f"{operation.describe()}: expected the programs to refuse it with "
+                                 f"Custom({built.fails_with}), got {executed.err}", logs=executed.logs)
+        elif executed.err is not None:
+            raise executed.failure(operation.describe())
+        else:
+            self.model.apply(self.changes(entry), queued=built.queued)
+            if built.after is not None:
+                built.after(self.model)
+            self.model.check(self.runtime)
+        self._pending.append(entry)
+        self.log.append((self.slot, operation.kind, str(executed.transaction.signatures[0])))
+        return executed
+
+    def keep(self, entry: dict[str, Any]) -> None:
+        """Add a transaction entry to the current block (a replayed one)."""
+        self._pending.append(entry)
+
+    def changes(self, entry: dict[str, Any]) -> LedgerTransaction:
+        """A transaction's ledger changes, read from its block entry as an indexer reads them."""
+        decoded = decode_transaction(entry, slot=self.slot, block_time=self.block_time(self.slot))
+        return transaction_changes(decoded)

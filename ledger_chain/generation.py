@@ -1,0 +1,151 @@
+"""`csi chain generate`: a chain of N operations drawn from a seed, executed by Light's programs,
+written as a folder of `getBlock` results that `csi serve --transactions DIR` reads.
+
+The folder holds one file per block, named by its slot (the `getBlock` result, as a node answers
+it), and `chain.yaml`: the seed, the genesis (who was funded, the forester written into the
+dumped trees), the trees, how many operations of each kind, every transaction's slot, kind and
+signature, and each tree's final root. Everything is written to a staging folder beside the
+target and renamed into place: a run that fails leaves nothing half written, and a folder that
+exists is a whole chain. The same seed gives the same blocks byte for byte once the proofs are
+in the proof cache (`proofs.py`).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ledger_chain.accounts import read_tree
+from ledger_chain.chain import FIRST_SLOT, Chain, genesis_funding
+from ledger_chain.draw import next_step
+from ledger_chain.kinds import Users
+from ledger_chain.proofs import ChainProver
+from ledger_proofs.install import Installation, find_installation, manifest
+from schema.errors import ConfigError, UsageError
+from schema.jsonio import dumps
+
+__all__ = ["MANIFEST", "Generated", "generate", "installed", "write_chain"]
+
+MANIFEST = "chain.yaml"
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Generated:
+    folder: Path
+    blocks: int
+    transactions: int
+    kinds: dict[str, int]
+    proved: int
+    cached: int
+    seconds: float
+
+
+def installed() -> Installation:
+    """The install that holds Light's programs; ConfigError saying how to get it otherwise."""
+    installation = find_installation()
+    if installation is None:
+        raise ConfigError("Light's programs are not installed (or the install is incomplete): run "
+                          "`csi prover install`, which keeps them with the prover")
+    return installation
+
+
+def generate(ops: int, seed: int, out: Path, *, prover: ChainProver | None = None,
+             progress: Callable[[str], None] | None = None, installation: Installation | None = None) -> Generated:
+    """Draw and execute `ops` operations, then write the chain to `out` (replacing a chain there)."""
+    if ops < 1:
+        raise UsageError(f"--ops must be at least 1, got {ops}")
+    _check_target(out)
+    say = progress or (lambda line: None)
+    began = time.monotonic()
+    prover = prover or ChainProver(on_start=say)
+    chain = Chain(seed, installation or installed(), prover)
+    users = Users(tuple(chain.keys.users))
+    kinds: Counter[str] = Counter()
+    for index in range(ops):
+        operation, slots = next_step(chain.model, users, kinds.keys(), seed=seed, index=index)
+        chain.advance(slots if index else 0)
+        executed = chain.run(operation)
+        kinds[operation.kind] += 1
+        say(f"[{index + 1}/{ops}] slot {chain.slot}: {operation.describe()} "
+            f"({executed.compute_units:,} CU{', refused as planned' if executed.err else ''})")
+    chain.close_block()
+    write_chain(out, chain, ops, kinds)
+    return Generated(out, len(chain.blocks), len(chain.log), dict(kinds), prover.proved, prover.cached,
+                     time.monotonic() - began)
+
+
+def _check_target(out: Path) -> None:
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MANIFEST).is_file())):
+        raise UsageError(f"{out} exists and is not a chain folder: give a new or empty folder, or a chain to replace")
+
+
+def manifest_of(chain: Chain, ops: int, kinds: Counter[str]) -> dict[str, Any]:
+    """What `chain.yaml` says: enough to replay the chain (`replay.py`) and to read it at a glance."""
+    trees = {str(key): _tree_summary(chain, key) for key in chain.model.state_trees}
+    trees[str(chain.model.address_tree_key)] = _tree_summary(chain, chain.model.address_tree_key)
+    return {
+        "format": FORMAT,
+        "seed": chain.seed,
+        "operations": ops,
+        "programs": f"{manifest()['package']}@{manifest()['version']}",
+        "first_slot": FIRST_SLOT,
+        "last_slot": chain.blocks[-1][0] if chain.blocks else FIRST_SLOT,
+        "blocks": len(chain.blocks),
+        "genesis": {"blockhash": chain.genesis_hash, "forester": str(chain.keys.forester.pubkey()),
+                    "funded": {str(key): lamports for key, lamports in genesis_funding(chain.keys).items()}},
+        "state_trees": [str(key) for key in chain.model.state_trees],
+        "address_tree": str(chain.model.address_tree_key),
+        "mints": [str(key) for key in chain.model.mints],
+        "kinds": dict(sorted(kinds.items())),
+        "final_trees": trees,
+        "transactions": [{"slot": slot, "kind": kind, "signature": signature} for slot, kind, signature in chain.log],
+    }
+
+
+def _tree_summary(chain: Chain, key: Any) -> dict[str, Any]:
+    onchain = read_tree(chain.runtime.data(key))
+    return {"seq": onchain.sequence_number, "next_index": onchain.next_index, "root": "0x" + onchain.root.hex()}
+
+
+def write_chain(out: Path, chain: Chain, ops: int, kinds: Counter[str]) -> None:
+    """Write the blocks and `chain.yaml` into a staging folder, then rename it to `out`."""
+    out = out.expanduser().resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.parent / f".{out.name}.staging-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    try:
+        for slot, block in chain.blocks:
+            (staging / str(slot)).write_text(dumps(block) + "\n", encoding="utf-8")
+        text = yaml.safe_dump(manifest_of(chain, ops, kinds), sort_keys=False, width=120)
+        (staging / MANIFEST).write_text(text, encoding="utf-8")
+        old = out.parent / f".{out.name}.old-{os.getpid()}"
+        if out.exists():
+            out.rename(old)
+        staging.rename(out)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def progress_lines(stream: Any = None) -> Callable[[str], None]:
+    """Progress on a terminal: one line rewritten in place; elsewhere one line per step."""
+    out = stream or sys.stderr
+    live = hasattr(out, "isatty") and out.isatty()
+
+    def show(text: str) -> None:
+        out.write(f"\r\x1b[K{text}" if live else text + "\n")
+        out.flush()
+
+    return show

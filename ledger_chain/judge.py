@@ -1,0 +1,156 @@
+"""Judging a validity proof on-chain: the real verifier in a simulated transaction.
+
+Whoever served a proof (the reference, or an indexer under test), the programs are the judge: a
+transaction spends the proven accounts and creates the proven addresses with the served proof
+and root indices, and LiteSVM simulates it over the chain's state, keeping nothing. Accepted, or
+refused with the program's error code and what it means (13006: the proof does not verify
+against the on-chain roots at those indices; 13002/13003: a point that does not decompress;
+9002: an account already spent), or the program's panic (a root index past the newest root makes
+the v1 system program panic on an empty slot of the root history). The chain's keys come from
+its seed, so any of its users can sign the spend. Accounts proven together must be spendable
+together: plain accounts of one owner (with or without new addresses), or token accounts of one
+owner and one mint; `groups` lists such sets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from solders.compute_budget import set_compute_unit_limit
+from solders.instruction import Instruction
+from solders.keypair import Keypair
+from solders.message import Message
+from solders.pubkey import Pubkey
+from solders.transaction import Transaction
+
+from ledger_chain.accounts import read_tree
+from ledger_chain.chain import COMPUTE_UNITS, Chain
+from ledger_chain.model import LiveAccount
+from ledger_chain.operations import address_of, input_of
+from ledger_chain.programs import error_meaning
+from ledger_chain.runtime import Executed, failing_program
+from ledger_chain.system import NewAddress, Output, invoke
+from ledger_chain.token import TokenInput, TokenOutput, transfer
+
+__all__ = ["RootHistory", "Verdict", "groups", "judge_proof", "new_address", "root_history"]
+
+
+@dataclass(frozen=True)
+class RootHistory:
+    """A tree's on-chain roots: `roots[i]` is what a proof naming root index i is checked against."""
+
+    tree: Pubkey
+    sequence_number: int
+    roots: tuple[bytes, ...]
+
+    @property
+    def current_index(self) -> int:
+        return self.sequence_number % len(self.roots)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    accepted: bool
+    code: int | None
+    meaning: str
+    logs: tuple[str, ...]
+    compute_units: int
+
+
+def root_history(chain: Chain, tree: Pubkey) -> RootHistory:
+    """The root history of a state or address tree, as its account holds it now."""
+    onchain = read_tree(chain.runtime.data(tree))
+    return RootHistory(tree, onchain.sequence_number, onchain.roots)
+
+
+def new_address(chain: Chain, seed: bytes) -> bytes:
+    """The address a 32-byte seed creates in the chain's address tree: ask a proof for this, judge with the seed."""
+    return address_of(seed, chain.model.address_tree_key)
+
+
+def groups(chain: Chain) -> list[list[bytes]]:
+    """Sets of live account hashes that one transaction can spend together (one owner, one kind, one mint)."""
+    found: dict[tuple[bytes, bytes | None], list[bytes]] = {}
+    for account in sorted(chain.model.live.values(), key=lambda a: a.hash):
+        users = chain.keys.users
+        if account.holder not in users or (account.token is not None and account.token.state != "initialized"):
+            continue
+        mint = account.token.mint if account.token else None
+        found.setdefault((bytes(account.holder), mint), []).append(account.hash)
+    return list(found.values())
+
+
+def judge_proof(chain: Chain, *, hashes: Sequence[bytes] = (), seeds: Sequence[bytes] = (), proof: dict,
+                root_indices: Sequence[int]) -> Verdict:
+    """Simulate spending `hashes` and creating the addresses of `seeds` with `proof`; `root_indices` as
+    served (the accounts' first, then the addresses'). ValueError when they cannot be spent together."""
+    if len(root_indices) != len(hashes) + len(seeds):
+        raise ValueError(f"{len(root_indices)} root indices for {len(hashes)} accounts and {len(seeds)} addresses")
+    accounts = []
+    for hash_ in hashes:
+        if hash_ not in chain.model.live:
+            raise ValueError(f"0x{hash_.hex()} is not a live account of this chain")
+        accounts.append(chain.model.live[hash_])
+    signer = _signer(chain, accounts)
+    if accounts and accounts[0].token is not None:
+        if seeds:
+            raise ValueError("token accounts and new addresses cannot be spent in one transaction")
+        ix = _token_spend(chain, signer, accounts, proof, root_indices)
+    else:
+        ix = _spend(chain, signer, accounts, seeds, proof, root_indices)
+    message = Message.new_with_blockhash([set_compute_unit_limit(COMPUTE_UNITS), ix], signer.pubkey(),
+                                         chain.runtime.blockhash)
+    return _verdict(chain.runtime.simulate(Transaction([signer], message, chain.runtime.blockhash)))
+
+
+def _signer(chain: Chain, accounts: Sequence[LiveAccount]) -> Keypair:
+    holders = {account.holder for account in accounts}
+    kinds = {None if a.token is None else (a.token.mint, a.token.state) for a in accounts}
+    if len(holders) > 1 or len(kinds) > 1:
+        raise ValueError("the accounts have several owners or kinds: one transaction cannot spend them")
+    holder = holders.pop() if holders else chain.keys.users[0]
+    try:
+        return chain.keys.signer_of(holder)
+    except KeyError:
+        raise ValueError(f"{holder} is no user of this chain: nobody here can sign for its accounts") from None
+
+
+def _spend(chain: Chain, signer: Keypair, accounts: Sequence[LiveAccount], seeds: Sequence[bytes], proof: dict,
+           root_indices: Sequence[int]) -> Instruction:
+    model = chain.model
+    inputs = [replace(input_of(model, account), root_index=root_indices[i]) for i, account in enumerate(accounts)]
+    tree = accounts[0].tree if accounts else next(iter(model.state_trees))  # the addresses need no account
+    outputs = [Output(signer.pubkey(), sum(a.lamports for a in accounts), tree)] if accounts else []
+    addresses = [NewAddress(seed, root_indices[len(accounts) + i], model.address_tree_key, model.address_queue)
+                 for i, seed in enumerate(seeds)]
+    return invoke(payer=signer.pubkey(), authority=signer.pubkey(), inputs=inputs, outputs=outputs,
+                  new_addresses=addresses, proof=proof)
+
+
+def _token_spend(chain: Chain, signer: Keypair, accounts: Sequence[LiveAccount], proof: dict,
+                 root_indices: Sequence[int]) -> Instruction:
+    inputs = []
+    for account, root_index in zip(accounts, root_indices, strict=True):
+        assert account.token is not None
+        delegate = None if account.token.delegate is None else Pubkey.from_bytes(account.token.delegate)
+        inputs.append(TokenInput(account.token.amount, account.tree, chain.model.state_trees[account.tree].queue,
+                                 account.leaf_index, root_index, delegate, account.lamports))
+    assert accounts[0].token is not None
+    total = sum(item.amount for item in inputs)
+    return transfer(signer.pubkey(), signer.pubkey(), Pubkey.from_bytes(accounts[0].token.mint), inputs=inputs,
+                    outputs=[TokenOutput(signer.pubkey(), total, accounts[0].tree)], proof=proof)
+
+
+def _verdict(executed: Executed) -> Verdict:
+    if executed.err is None:
+        return Verdict(True, None, "accepted", executed.logs, executed.compute_units)
+    code = executed.custom_code
+    if code is not None:
+        meaning = error_meaning(code, failing_program(executed.logs))
+    else:
+        panic = next((line.split("panicked at ", 1)[1] for line in executed.logs if "panicked at " in line), None)
+        meaning = f"the program panicked at {panic}" if panic else str(executed.err)
+        if panic and "verify_state_proof" in panic:
+            meaning += " (a root index naming no root yet in the tree's history)"
+    return Verdict(False, code, meaning, executed.logs, executed.compute_units)

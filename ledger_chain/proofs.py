@@ -1,0 +1,146 @@
+"""Validity proofs for the chain's transactions: the real light prover, with every proof kept on disk.
+
+Groth16 proofs are randomised: the same inputs proven twice give two different (both valid)
+proofs, so two runs would sign different transactions. Every proof is therefore kept in a cache
+folder under the SHA-256 of the prover request's bytes, and a replay of the same operations asks
+the prover nothing: the same request finds the same proof, so the same transaction bytes and
+signatures. The prover (`ledger_proofs.process`, one per process) is started only when a request
+is not in the cache. The request is the one of real-proofs.md, with the key names of both
+generations of the prover (the 0.18.0 prover reads `input-compressed-accounts` / `new-addresses`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from ledger_crypto.groth16 import proof_from_gnark
+from ledger_proofs.install import find_installation
+from ledger_proofs.process import shared_prover
+from schema.errors import ConfigError, JsonError
+from schema.jsonio import dumps, loads
+
+__all__ = ["AccountProof", "AddressProof", "ChainProver", "ProverUnavailable", "default_cache_dir", "request_body"]
+
+
+class ProverUnavailable(ConfigError):
+    """A proof is needed, is not in the cache, and the light prover cannot make it."""
+
+
+@dataclass(frozen=True, slots=True)
+class AccountProof:
+    """Inclusion of a leaf: the root it folds to, its index and its 26 siblings."""
+
+    root: bytes
+    leaf_index: int
+    path: tuple[bytes, ...]
+    leaf: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class AddressProof:
+    """Non-inclusion of an address: the low element that brackets it, its index and path, and the root."""
+
+    root: bytes
+    value: int
+    low_index: int
+    path: tuple[bytes, ...]
+    low_value: int
+    low_next_value: int
+    low_next_index: int
+
+
+def _hex(value: bytes | int) -> str:
+    return "0x" + (value.hex() if isinstance(value, bytes) else f"{value:064x}")
+
+
+def request_body(accounts: Sequence[AccountProof], addresses: Sequence[AddressProof]) -> bytes:
+    """The prover's `POST /prove` body, as bytes: the cache key is their hash."""
+    if not accounts and not addresses:
+        raise ValueError("nothing to prove: no accounts and no new addresses")
+    body: dict[str, Any] = {
+        "circuitType": "combined" if accounts and addresses else "inclusion" if accounts else "non-inclusion"}
+    if accounts:
+        items = [{"root": _hex(a.root), "pathIndex": a.leaf_index, "pathElements": [_hex(p) for p in a.path],
+                  "leaf": _hex(a.leaf)} for a in accounts]
+        body.update({"stateTreeHeight": len(accounts[0].path), "inputCompressedAccounts": items,
+                     "input-compressed-accounts": items})
+    if addresses:
+        items = [{"root": _hex(a.root), "value": _hex(a.value), "pathIndex": a.low_index,
+                  "pathElements": [_hex(p) for p in a.path], "leafLowerRangeValue": _hex(a.low_value),
+                  "leafHigherRangeValue": _hex(a.low_next_value), "nextIndex": a.low_next_index} for a in addresses]
+        body.update({"addressTreeHeight": len(addresses[0].path), "newAddresses": items, "new-addresses": items})
+    return dumps(body).encode()
+
+
+def default_cache_dir() -> Path:
+    """`$CSI_CHAIN_PROOFS`, else `${XDG_CACHE_HOME:-~/.cache}/csi-conformance/chain-proofs`."""
+    if os.environ.get("CSI_CHAIN_PROOFS"):
+        return Path(os.environ["CSI_CHAIN_PROOFS"]).expanduser()
+    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache_home / "csi-conformance" / "chain-proofs"
+
+
+@dataclass
+class ChainProver:
+    """Proofs by request: from the cache folder, else from the light prover (then kept)."""
+
+    cache_dir: Path = field(default_factory=default_cache_dir)
+    url: str | None = None
+    """A running prover; None starts the process-wide one on the first request not cached."""
+    timeout: float = 120.0
+    proved: int = 0
+    cached: int = 0
+    on_start: Callable[[str], None] | None = None
+
+    def prove(self, accounts: Sequence[AccountProof], addresses: Sequence[AddressProof]) -> dict[str, list[int]]:
+        """The compressed proof `{a, b, c}` (lists of byte values) for these accounts and addresses."""
+        body = request_body(accounts, addresses)
+        path = self.cache_dir / f"{hashlib.sha256(body).hexdigest()}.json"
+        if path.is_file():
+            try:
+                proof = loads(path.read_text(encoding="utf-8"))
+                self.cached += 1
+                return proof
+            except (OSError, JsonError, ValueError):
+                path.unlink(missing_ok=True)  # a damaged entry is proven again
+        proof = proof_from_gnark(self._ask(body))
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        temporary.write_text(dumps(proof), encoding="utf-8")
+        os.replace(temporary, path)
+        self.proved += 1
+        return proof
+
+    def _endpoint(self) -> str:
+        if self.url is None:
+            installation = find_installation()
+            if installation is None:
+                raise ProverUnavailable("a proof is needed and the light prover is not installed: run "
+                                        "`csi prover install`")
+            prover = shared_prover(installation)
+            self.url = prover.url
+            if self.on_start is not None:
+                self.on_start(f"light prover on {prover.url}, started in {prover.started_in or 0:.1f} s")
+        return self.url.rstrip("/") + "/prove"
+
+    def _ask(self, body: bytes) -> Any:
+        endpoint = self._endpoint()
+        try:
+            answer = httpx.post(endpoint, content=body, timeout=self.timeout,
+                                headers={"content-type": "application/json"})
+        except httpx.HTTPError as exc:
+            raise ProverUnavailable(f"the light prover at {endpoint} did not answer: {exc}") from exc
+        if answer.status_code != 200:
+            raise ProverUnavailable(f"the light prover refused the chain's inputs (HTTP {answer.status_code}): "
+                                    f"{answer.text[:300]}")
+        try:
+            return loads(answer.content)
+        except JsonError as exc:
+            raise ProverUnavailable(f"the light prover answered no JSON: {exc}") from exc

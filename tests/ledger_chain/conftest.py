@@ -1,0 +1,48 @@
+"""Fixtures of the chain's tests: Light's programs (installed with the prover when missing), and one
+small chain generated once per session with real proofs, kept in the proof cache so a second run
+proves nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ledger_chain import Chain, Generated, generate, load_chain
+from ledger_chain.proofs import ChainProver
+from ledger_proofs.install import Installation
+from tests.ledger_proofs.support import installed_prover
+
+SEED = 8
+OPS = 36
+"""Seed 8 shows every kind of operation within 36, and leaves a user with 9 plain accounts."""
+
+
+@pytest.fixture(scope="session")
+def installation() -> Installation:
+    """The prover and Light's programs, installed with npm on first use (a failure, never a skip, without npm)."""
+    return installed_prover()
+
+
+@pytest.fixture(scope="session")
+def chain_prover() -> ChainProver:
+    """Proofs from the user's proof cache, else from the process-wide light prover."""
+    return ChainProver()
+
+
+@pytest.fixture(scope="session")
+def generated(installation: Installation, chain_prover: ChainProver,
+              tmp_path_factory: pytest.TempPathFactory) -> Generated:
+    return generate(OPS, SEED, tmp_path_factory.mktemp("chain") / "chain", prover=chain_prover,
+                    installation=installation)
+
+
+@pytest.fixture(scope="session")
+def chain_dir(generated: Generated) -> Path:
+    return generated.folder
+
+
+@pytest.fixture(scope="session")
+def loaded(chain_dir: Path, installation: Installation) -> Chain:
+    """The test chain replayed into LiteSVM: its final state."""
+    return load_chain(chain_dir, installation=installation)

@@ -1,0 +1,65 @@
+"""The reference held to the programs: the reference's ledger (reference_server.ledger_native) over the
+generated blocks has, after every transaction, the state and address roots the on-chain tree accounts
+hold, and its root index points at that root in the on-chain root history."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import pytest
+from solders.pubkey import Pubkey
+from solders.transaction import Transaction
+
+from ledger_chain import Chain
+from ledger_chain.accounts import read_tree
+from ledger_chain.proofs import ChainProver
+from ledger_chain.replay import read_chain
+from ledger_ingest import LedgerSource, decode_transaction, transaction_changes
+from ledger_proofs.install import Installation
+from reference_server.ledger_native import NativeLedger
+from reference_server.methods import call
+from reference_server.options import ServerOptions
+
+pytestmark = pytest.mark.chain
+
+
+def _same_roots(ledger: NativeLedger, chain: Chain, where: str) -> None:
+    trees = [(key, tree) for key, tree in ledger.state_trees.items()]
+    for key, tree in (*trees, (ledger.address_tree_key, ledger.address_tree)):
+        onchain = read_tree(chain.runtime.data(Pubkey.from_bytes(key)))
+        assert (tree.seq, tree.root) == (onchain.sequence_number, onchain.root), f"{where}: tree {Pubkey(key)}"
+        assert onchain.roots[tree.root_index] == tree.root
+
+
+def test_roots_after_every_transaction(chain_dir: Path, installation: Installation) -> None:
+    source = read_chain(chain_dir)
+    chain = Chain(int(source.manifest["seed"]), installation, ChainProver())
+    ledger = NativeLedger()
+    checked = 0
+    for slot, block in source.blocks():
+        chain.advance(slot - chain.slot)
+        for number, entry in enumerate(block["transactions"]):
+            executed = chain.runtime.execute(Transaction.from_bytes(base64.b64decode(entry["transaction"][0])))
+            assert executed.err == entry["meta"]["err"]
+            ledger.apply_native(transaction_changes(decode_transaction(entry, slot=slot,
+                                                                       block_time=block["blockTime"])))
+            _same_roots(ledger, chain, f"slot {slot}, transaction {number}")
+            chain.keep(entry)
+            checked += 1
+        chain.close_block()
+    assert checked == len(source.manifest["transactions"])
+    assert len(ledger.state_trees) == 2, "both state trees were indexed"
+    assert ledger.address_tree.seq > 3, "the forester inserted addresses"
+
+
+def test_the_served_proof_context_is_the_on_chain_one(chain_dir: Path, loaded: Chain) -> None:
+    """getValidityProof's roots and root indices name roots the on-chain accounts hold."""
+    from ledger_crypto import b58decode, b58encode
+    from reference_server.ingest import ingest_source
+
+    ledger = ingest_source(LedgerSource.chain(chain_dir)).ledger
+    hashes = [b58encode(h) for h in list(loaded.model.live)[:4]]
+    value = call(ledger, "getValidityProof", {"hashes": hashes}, ServerOptions())["value"]
+    for root, index, tree in zip(value["roots"], value["rootIndices"], value["merkleTrees"], strict=True):
+        assert read_tree(loaded.runtime.data(Pubkey.from_string(tree))).roots[index] == b58decode(root, length=32)
