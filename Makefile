@@ -33,9 +33,10 @@ test: $(STAMP) prover browser  # the proof tests run the real prover end to end;
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-export: $(STAMP)
+export: $(STAMP) browser
 	$(BIN)/csi schema export --format all --dir schema/dist
 	$(BIN)/python -m tests.harness.clause_map > docs/clauses.md
+	CSI_PROVER=none $(BIN)/python -m tests.harness.report.screenshot docs/report.png
 
 serve: $(STAMP)
 	$(BIN)/csi serve

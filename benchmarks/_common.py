@@ -121,3 +121,18 @@ def machine() -> str:
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     return (f"{len(os.sched_getaffinity(0))} CPUs ({model}), {memory:.0f} GiB, {platform.system()} "
             f"{platform.release()}, Python {platform.python_version()}, load average {load}")
+
+
+def programs_and_prover() -> tuple[object, str]:
+    """Light's installed programs and the URL of the shared light prover, its start time printed: what the chain
+    benchmarks need before they generate anything."""
+    from ledger_proofs.install import find_installation
+    from ledger_proofs.process import shared_prover
+
+    installation = find_installation()
+    if installation is None:
+        raise SystemExit("Light's programs are not installed: run `csi prover install`")
+    began = time.perf_counter()
+    url = shared_prover(installation).url
+    print(f"prover start: {time.perf_counter() - began:.1f} s")
+    return installation, url

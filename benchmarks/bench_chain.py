@@ -27,13 +27,11 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._common import machine  # noqa: E402
+from benchmarks._common import machine, programs_and_prover  # noqa: E402
 from ledger_chain import ChainRpc, generate, load_chain  # noqa: E402
 from ledger_chain.node import running_node  # noqa: E402
 from ledger_chain.proofs import ChainProver  # noqa: E402
 from ledger_chain.runtime import Runtime  # noqa: E402
-from ledger_proofs.install import find_installation  # noqa: E402
-from ledger_proofs.process import shared_prover  # noqa: E402
 
 
 class Timed:
@@ -91,12 +89,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     args = parser.parse_args()
     print(machine())
-    installation = find_installation()
-    if installation is None:
-        raise SystemExit("Light's programs are not installed: run `csi prover install`")
-    began = time.perf_counter()
-    url = shared_prover(installation).url
-    print(f"prover start: {time.perf_counter() - began:.1f} s")
+    installation, url = programs_and_prover()
     work = Path(tempfile.mkdtemp(prefix="csi-bench-chain-"))
     try:
         for label, out in (("proofs made  ", work / "first"), ("proofs cached", work / "second")):

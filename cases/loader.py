@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cases import CASES_DIR, SCENARIO_DIR
+from cases import CASES_DIR
 from cases.invariants import INVARIANTS
 from cases.model import MODES, Case
+from reference_server.scenarios import bundled_scenarios
 from schema import Contract
 from schema.errors import ConfigError, JsonError
 from schema.jsonio import dumps, loads
@@ -27,11 +28,6 @@ HEADER_KEYS = ("description", "clauses", "mode", "scenario", "ambiguity")
 """Header keys in the order `write_case` writes them."""
 _REQUIRED = ("description", "clauses", "mode")
 _REQUEST, _ANSWER, _HEADER = ">> ", "<< ", "// "
-
-
-def bundled_scenarios() -> tuple[str, ...]:
-    """Names a case's `scenario` header may take: the files of cases/scenarios/."""
-    return tuple(sorted(path.stem for path in SCENARIO_DIR.glob("*.yaml")))
 
 
 @dataclass

@@ -8,21 +8,27 @@ reference server; its answers are never judged, only compared with.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from harness.core.failures import CheckFailure, Skip
+from harness.core.events import TargetThrottled
+from harness.core.failures import CheckFailure, NotApplicable, Skip
 from harness.core.keys import Keys
 from harness.core.model import Basis, CheckResult
 from harness.core.profile import Profile
 from harness.core.values import CLIP_CHARS, clip
 from harness.target import NOT_JSON, OMIT, Exchange, Target
+from harness.target.body import parse_json
 from ledger_crypto import b58encode
 from schema import Contract, Method
 from schema.jsonio import dumps
+
+if TYPE_CHECKING:  # replaying a chain needs LiteSVM: imported where a run has one, not by every run
+    from ledger_chain import Chain
 
 __all__ = ["STOP_AFTER", "Answer", "CheckContext", "answer_value", "body_value", "describe"]
 
@@ -110,6 +116,15 @@ class CheckContext:
     """Remarks about the run as a whole, copied into the result."""
     placeholder_proofs: bool = False
     """The target is the bundled reference without a prover: its compressedProof values are placeholders."""
+    on_failure_body: Callable[[CheckContext, Answer], None] | None = None
+    """Hands the answer checks that judge failure bodies (§7) each HTTP 429 answer the client retried after."""
+    notify: Callable[[Any], None] = lambda event: None
+    """Tells the faces what happens as it happens (the target throttling the run, say)."""
+    chain: Chain | None = None
+    """The chain the target indexed (`--chain`), replayed into LiteSVM: the onchain checks judge its proofs there."""
+    reference_partial_trees: frozenset[str] = frozenset()
+    """Trees (base58) of which the reference saw only part (a ledger slice from mid-chain): its roots, root indices
+    and proof paths for them are no truth, so no comparison of them is made (and the reports say so)."""
     pending: list[CheckFailure] = field(default_factory=list)
     """Failures the running check recorded without stopping (`defer`); the engine turns them into findings."""
     budget_spent: bool = False
@@ -117,7 +132,10 @@ class CheckContext:
     current: CheckResult | None = None
     """The result of the check running now (an answer check while it judges one answer): `examined` counts there."""
     current_method: str | None = None
+    last_asked: str | None = None
+    """The method the running check asked last: what it examined is counted there when it names no method."""
     _counter: int = 0
+    _throttle_said: int = 0
     _streak: tuple[str | None, int] = (None, 0)
 
     def __post_init__(self) -> None:
@@ -133,7 +151,9 @@ class CheckContext:
         request_id = f"csi-{self._counter}" if id is None else id
         exchange = self.target.call(method, params, id=request_id, path_form=path_form)
         self._watch(exchange)
+        self._throttled(method, params, exchange)
         answer = Answer(method, None if params is OMIT else params, exchange)
+        self.last_asked = method
         self.previous_context_slot = self.max_context_slot
         slot = answer.context_slot
         if slot is not None and (self.max_context_slot is None or slot > self.max_context_slot):
@@ -145,7 +165,7 @@ class CheckContext:
     def ask_reference(self, method: str, params: Any = OMIT, *, id: Any) -> Answer:
         """The same JSON-RPC request to the reference server; not judged, not counted against the budget."""
         if self.reference is None:
-            raise Skip("no reference: give --scenario to compare with the reference server")
+            raise NotApplicable("no reference to compare with: give --scenario (or a ledger)")
         return Answer(method, None if params is OMIT else params, self.reference.call(method, params, id=id))
 
     def send(self, payload: Any, **kwargs: Any) -> Exchange:
@@ -153,6 +173,10 @@ class CheckContext:
         self._spend()
         exchange = self.target.send(payload, **kwargs)
         self._watch(exchange)
+        self._throttled(exchange.method, OMIT, exchange)
+        if self.on_failure_body is not None and not exchange.error and (exchange.status or 0) >= 400:
+            # §7 gives the body of a 429 and a 500 whatever provoked it: a malformed request's too
+            self.on_failure_body(self, Answer(exchange.method or "(malformed request)", None, exchange))
         return exchange
 
     def _spend(self) -> None:
@@ -161,6 +185,20 @@ class CheckContext:
         if self.max_requests is not None and self.target.requests_sent >= self.max_requests:
             self.budget_spent = True
             raise Skip(f"request budget of {self.max_requests} spent")
+
+    def _throttled(self, method: str | None, params: Any, exchange: Exchange) -> None:
+        """The 429 answers the client retried after are answers too: §7 gives their body, so the checks of
+        failure bodies judge each; and the faces hear of the throttling as it grows (1, 10, 100, … 429s)."""
+        if self.on_failure_body is not None and method is not None:
+            for throttled in exchange.throttled:
+                retried = dataclasses.replace(exchange, status=429, headers=throttled.headers, body=throttled.body,
+                                              json=parse_json(throttled.body, throttled.headers.get("content-type"))[0],
+                                              error=None, error_kind=None, retries=0, throttled=())
+                self.on_failure_body(self, Answer(method, None if params is OMIT else params, retried))
+        total = self.target.throttled
+        if total and total >= self._throttle_said * 10:
+            self._throttle_said = max(1, self._throttle_said * 10)
+            self.notify(TargetThrottled(total, self.target.requests_sent))
 
     def _watch(self, exchange: Exchange) -> None:
         """Stop asking a target that keeps failing the same way: a flood or a hang must end the run
@@ -176,11 +214,12 @@ class CheckContext:
 
     def fail(self, title: str, *, expected: Any, received: Any, answer: Answer | None = None,
              basis: Basis | None = None, clauses: tuple[str, ...] = (), path: str | None = None,
-             kind: type[CheckFailure] = CheckFailure) -> None:
+             kind: type[CheckFailure] = CheckFailure, detail: dict[str, Any] | None = None) -> None:
         """Raise the failure; `clauses` narrows the check's clauses to those this answer broke, `path`
-        names the wrong member, `kind` says what kind of failure it is (a rule in words by default)."""
+        names the wrong member, `kind` says what kind of failure it is (a rule in words by default),
+        `detail` adds facts a reader needs beside expected and received."""
         raise kind(title, expected=expected, received=received, answer=answer, basis=basis,
-                   method=answer.method if answer else None, clauses=clauses, path=path)
+                   method=answer.method if answer else None, clauses=clauses, path=path, detail=detail)
 
     def defer(self, failure: CheckFailure) -> None:
         """Record a failure and carry on: for checks that judge many independent exchanges (cases)."""
@@ -190,33 +229,28 @@ class CheckContext:
         """Count what the running check really judged (answers, accounts, proofs, pages, items …).
 
         A check that examined nothing is SKIP, never PASS: call this after the comparison or rule
-        was applied, not when a request was merely sent.
+        was applied, not when a request was merely sent. What was examined is counted on `method`, else on
+        the method the check runs for, else on the method it asked last (so a check of the whole target
+        still says which methods it examined).
         """
         if self.current is None or n <= 0:
             return
         self.current.examined[kind] = self.current.examined.get(kind, 0) + n
-        method = method or self.current_method
+        method = method or self.current_method or self.last_asked
         if method:
             self.current.examined_methods.add(method)
 
     def enter(self, result: CheckResult, method: str | None) -> tuple:
         """Make `result` the running check's (the engine calls this); returns what `leave` restores."""
-        saved = (self.current, self.current_method, self.pending)
-        self.current, self.current_method, self.pending = result, method, []
+        saved = (self.current, self.current_method, self.pending, self.last_asked)
+        self.current, self.current_method, self.pending, self.last_asked = result, method, [], None
         return saved
 
     def leave(self, saved: tuple) -> list[CheckFailure]:
         """Restore the check that was running before; returns the failures the leaving check deferred."""
         deferred = self.pending
-        self.current, self.current_method, self.pending = saved
+        self.current, self.current_method, self.pending, self.last_asked = saved
         return deferred
-
-    def expect_result(self, answer: Answer, what: str) -> Any:
-        """The result of an answer that must succeed; a failure otherwise."""
-        if not answer.has_result:
-            self.fail(f"{what} did not succeed", expected="a JSON-RPC result",
-                      received=answer_value(answer), answer=answer)
-        return answer.result
 
     def observe(self, ambiguity: str, readings: tuple[str, ...]) -> None:
         """Record that one answer touching `ambiguity` was consistent with `readings`."""

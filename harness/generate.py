@@ -9,7 +9,7 @@ Draws are seeded: the same seed yields the same requests.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -133,8 +133,9 @@ def _optional(name: str, method: Method, keys: Mapping[str, Sequence[str]]) -> s
     limit = method.observed.get("limit", {}).get("max", 1000)
     if name == "limit":
         return st.integers(min_value=1, max_value=limit)
-    if name == "mint" and keys.get("mints"):
-        return st.sampled_from(list(keys["mints"]))
+    kind = method.key_kind(name)
+    if kind and keys.get(kind):
+        return st.sampled_from(list(keys[kind]))
     if name == "dataSlice":
         return st.fixed_dictionaries({"offset": st.integers(0, 40), "length": st.integers(0, 40)})
     if name == "filters":
@@ -150,14 +151,13 @@ class NoValidParams(Exception):
         super().__init__(reason)
 
 
-def valid_params(method: Method, keys: Mapping[str, Sequence[str]], *,
-                 key_for: Callable[[Method, str], str | None]) -> st.SearchStrategy[Any]:
+def valid_params(method: Method, keys: Mapping[str, Sequence[str]]) -> st.SearchStrategy[Any]:
     """Params for `method` that a conforming server answers with a result, drawn from known keys.
 
-    Required key members take discovered keys (`key_for` names the kind of key a member takes);
-    optional members (`limit`, `mint`, `dataSlice`, `filters`) are present or not. Methods that
-    take exactly one of `address` and `hash` get one of those that were discovered. Raises
-    `NoValidParams` when a required kind of key is missing, rather than returning a strategy
+    The members a request names (`Method.asked_by`: the required ones, or one key member alone) take
+    discovered keys of the kind the contract gives them, a list member a list of them in a count the
+    method's limit allows; optional members (`limit`, `mint`, `dataSlice`, `filters`) are present or
+    not. Raises `NoValidParams` when no way of asking has its keys, rather than returning a strategy
     that can draw nothing. Examples shrink towards the first key and no optional member.
     """
     if method.params_kind == "none":
@@ -165,32 +165,40 @@ def valid_params(method: Method, keys: Mapping[str, Sequence[str]], *,
     if method.params_kind == "array":
         new_address = st.binary(min_size=31, max_size=31).filter(any).map(lambda tail: b58encode(b"\x00" + tail))
         return st.lists(new_address, min_size=1, max_size=5, unique=True)
-    if method.name == "getValidityProof":
-        return _validity_params(method, list(keys.get("hashes", ())))
-    required: dict[str, st.SearchStrategy[Any]] = {}
-    for name in method.required_params:
-        kind = key_for(method, name) or name
-        if not keys.get(kind):
-            raise NoValidParams(f"no {kind} discovered for {method.name}")
-        required[name] = st.sampled_from(list(keys[kind]))
-    if not required and {"address", "hash"} <= set(method.param_names):
-        choices = [st.fixed_dictionaries({name: st.sampled_from(list(keys[kind]))})
-                   for name, kind in (("hash", "hashes"), ("address", "addresses")) if keys.get(kind)]
-        if not choices:
-            raise NoValidParams(f"no hashes or addresses discovered for {method.name}")
-        return st.one_of(choices)
-    optional = {name: strategy for name in method.param_names if name not in required
+    asked = {name for members in method.asked_by for name in members}
+    optional = {name: strategy for name in method.param_names if name not in asked
                 for strategy in [_optional(name, method, keys)] if strategy is not None}
-    return st.fixed_dictionaries(required, optional=optional)
+    ways = [st.fixed_dictionaries(named, optional=optional) for members in method.asked_by
+            for named in [_named(method, members, keys)] if named is not None]
+    if method.asked_by and not ways:
+        wanted = " or ".join(dict.fromkeys(method.key_kind(n) or n for members in method.asked_by for n in members))
+        raise NoValidParams(f"no {wanted} discovered for {method.name}")
+    return st.one_of(ways) if ways else st.fixed_dictionaries({}, optional=optional)
 
 
-def _validity_params(method: Method, live: list[str]) -> st.SearchStrategy[Any]:
-    """`{hashes}` of live accounts, in a count §8 allows and the keys known can fill."""
-    counts = [n for n in method.limit_for("hashes").counts if n <= min(len(live), 4)]
-    if not counts:
-        raise NoValidParams("no live account hash discovered for getValidityProof")
-    return st.sampled_from(counts).flatmap(
-        lambda n: st.permutations(live).map(lambda hashes: {"hashes": list(hashes[:n])}))
+LIST_KEYS_AT_MOST = 4
+"""Keys a generated list member holds at most: each is a proof the target computes (getValidityProof)."""
+
+
+def _named(method: Method, members: tuple[str, ...], keys: Mapping[str, Sequence[str]]
+           ) -> dict[str, st.SearchStrategy[Any]] | None:
+    """A strategy per member that names what a request asks about, None when a kind of key is missing."""
+    named: dict[str, st.SearchStrategy[Any]] = {}
+    for name in members:
+        found = list(keys.get(method.key_kind(name) or name, ()))
+        if not found:
+            return None
+        if not method.takes_list(name):
+            named[name] = st.sampled_from(found)
+            continue
+        limit = method.limit_for(name)
+        at_most = min(len(found), LIST_KEYS_AT_MOST)
+        counts = [n for n in (limit.counts if limit else range(1, at_most + 1)) if n <= at_most]
+        if not counts:
+            return None
+        named[name] = st.sampled_from(counts).flatmap(
+            lambda n, found=found: st.permutations(found).map(lambda chosen: list(chosen[:n])))
+    return named
 
 
 def drawn(strategy: st.SearchStrategy[Any], *, count: int, seed: int) -> list[Any]:
@@ -205,7 +213,7 @@ def drawn(strategy: st.SearchStrategy[Any], *, count: int, seed: int) -> list[An
 
 
 def _drawn_by_engine(strategy: st.SearchStrategy[Any], *, count: int, seed: int) -> list[Any]:
-    """`drawn` through a `@given` test run: its engine costs about 0.8 ms an example."""
+    """`drawn` through a `@given` test run: hypothesis's test engine, the slower path (benchmarks/README.md)."""
     found: list[Any] = []
 
     @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None,
@@ -271,4 +279,4 @@ def _direct_works() -> bool:
 
 DIRECT = _direct_works()
 """Whether `drawn` draws directly; False only with a hypothesis whose conjecture internals changed
-(tests/harness/test_generate.py fails then, so that the engine, 2.5x slower, is not used unnoticed)."""
+(tests/harness/test_generate.py fails then, so that the slower engine is not used unnoticed)."""

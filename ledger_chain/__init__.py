@@ -14,7 +14,7 @@ never `harness`, `reference_server` or `cases`. See ../shared/design/real-chain.
 from ledger_chain.accounts import TreeAccount, read_tree
 from ledger_chain.chain import Chain
 from ledger_chain.generation import Generated, generate
-from ledger_chain.judge import RootHistory, Verdict, groups, judge_proof, new_address, root_history
+from ledger_chain.judge import RootHistory, Verdict, groups, judge_proof, new_address, root_history, spent_accounts
 from ledger_chain.proofs import ChainProver
 from ledger_chain.replay import Replayer, load_chain, read_chain
 from ledger_chain.rpc import ChainRpc
@@ -39,4 +39,5 @@ __all__ = [
     "read_chain",
     "read_tree",
     "root_history",
+    "spent_accounts",
 ]

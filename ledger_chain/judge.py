@@ -9,7 +9,9 @@ against the on-chain roots at those indices; 13002/13003: a point that does not 
 the v1 system program panic on an empty slot of the root history). The chain's keys come from
 its seed, so any of its users can sign the spend. Accounts proven together must be spendable
 together: plain accounts of one owner (with or without new addresses), or token accounts of one
-owner and one mint; `groups` lists such sets.
+owner and one mint; `groups` lists such sets. An account the chain has spent, whose leaf the
+forester has not zeroed yet (`spent_accounts`), can be put in such a transaction too: a proof of it
+still folds to the on-chain root, and the nullifier queue refuses the spend (9002).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from ledger_chain.runtime import Executed, failing_program
 from ledger_chain.system import NewAddress, Output, invoke
 from ledger_chain.token import TokenInput, TokenOutput, transfer
 
-__all__ = ["RootHistory", "Verdict", "groups", "judge_proof", "new_address", "root_history"]
+__all__ = ["RootHistory", "Verdict", "groups", "judge_proof", "new_address", "root_history", "spent_accounts"]
 
 
 @dataclass(frozen=True)
@@ -81,17 +83,28 @@ def groups(chain: Chain) -> list[list[bytes]]:
     return list(found.values())
 
 
+def spent_accounts(chain: Chain) -> list[bytes]:
+    """Hashes of accounts the chain has spent and the forester has not nullified yet, that a user of the chain
+    could sign for: a transaction spending one again is what an indexer's proof of a spent account leads to."""
+    users = set(chain.keys.users)
+    return sorted(hash_ for hash_, account in chain.model.spent.items()
+                  if account.holder in users and (account.token is None or account.token.state == "initialized"))
+
+
 def judge_proof(chain: Chain, *, hashes: Sequence[bytes] = (), seeds: Sequence[bytes] = (), proof: dict,
                 root_indices: Sequence[int]) -> Verdict:
-    """Simulate spending `hashes` and creating the addresses of `seeds` with `proof`; `root_indices` as
-    served (the accounts' first, then the addresses'). ValueError when they cannot be spent together."""
+    """Simulate spending `hashes` (live accounts, or spent ones of `spent_accounts`) and creating the addresses of
+    `seeds` with `proof`; `root_indices` as served (the accounts' first, then the addresses'). ValueError when
+    they cannot be spent together."""
     if len(root_indices) != len(hashes) + len(seeds):
         raise ValueError(f"{len(root_indices)} root indices for {len(hashes)} accounts and {len(seeds)} addresses")
     accounts = []
     for hash_ in hashes:
-        if hash_ not in chain.model.live:
-            raise ValueError(f"0x{hash_.hex()} is not a live account of this chain")
-        accounts.append(chain.model.live[hash_])
+        account = chain.model.live.get(hash_) or chain.model.spent.get(hash_)
+        if account is None:
+            raise ValueError(f"0x{hash_.hex()} is not a live account of this chain, nor a spent one whose leaf is "
+                             "still in its tree")
+        accounts.append(account)
     signer = _signer(chain, accounts)
     if accounts and accounts[0].token is not None:
         if seeds:

@@ -102,6 +102,12 @@ class AddressTree(SparseMerkleTree):
     def __contains__(self, value: object) -> bool:
         return value in self._index_of
 
+    @property
+    def unwritten(self) -> int:
+        """Element positions below the last written one that no write has filled (`write_elements` at given
+        indices): a tree built from part of a history; 0 for a tree built by insertions."""
+        return len(self._holes)
+
     def element(self, index: int) -> AddressElement:
         self._check_index(index)
         return AddressElement(self._values[index], self._next_indices[index], self._next_values[index])

@@ -1,5 +1,7 @@
 """Hashes of the compressed-state ledger: Poseidon, hash-to-field, accounts and tokens.
 
+The base58 codec is the contract's (`schema.base58`), re-exported here for the ledger's callers.
+
 Everything here follows ``design/ledger-facts.md`` byte for byte, so that the reference
 server and the harness compute the same hashes a live indexer serves. All functions are
 pure.
@@ -13,6 +15,8 @@ from typing import Literal
 
 from Crypto.Hash import keccak
 from light_poseidon_python import Hasher
+
+from schema.base58 import b58decode, b58encode
 
 __all__ = [
     "FIELD_MODULUS",
@@ -42,11 +46,6 @@ HIGHEST_ADDRESS_PLUS_ONE = 2**248 - 1
 TOKEN_DISCRIMINATOR = 2
 """Wire value of the token account discriminator bytes ``[2, 0, 0, 0, 0, 0, 0, 0]``."""
 
-_B58_TEXT = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-_B58_ALPHABET = frozenset(_B58_TEXT)
-_B58_PAIRS = tuple(a + b for a in _B58_TEXT for b in _B58_TEXT)
-_B58_DIGITS = bytes(_B58_TEXT.index(chr(c)) if chr(c) in _B58_ALPHABET else 255 for c in range(256))
-"""Byte -> base58 digit value, 255 for a byte outside the alphabet (a `bytes.translate` table)."""
 _U64_MAX = 2**64 - 1
 _U32_MAX = 2**32 - 1
 _MAX_POSEIDON_INPUTS = 12
@@ -54,51 +53,6 @@ _KEY_CACHE = 4096
 
 # Hasher construction builds round constants, so one instance per arity is kept.
 _HASHERS: dict[int, Hasher] = {}
-
-
-# --------------------------------------------------------------------------- base58
-
-
-def b58encode(b: bytes) -> str:
-    """Base58 (Bitcoin alphabet) text of ``b``, the wire form of pubkeys and hashes.
-
-    Two digits per division: every answer of the reference server encodes several keys, and
-    this beats the `base58` package's digit-by-digit loop (benchmarks/README.md).
-    """
-    raw = bytes(b)
-    n = int.from_bytes(raw, "big")
-    pairs = []
-    while n:
-        n, pair = divmod(n, 3364)
-        pairs.append(_B58_PAIRS[pair])
-    zeros = len(raw) - len(raw.lstrip(b"\0"))
-    return "1" * zeros + "".join(reversed(pairs)).lstrip("1")
-
-
-def b58decode(s: str, *, length: int | None = None) -> bytes:
-    """Bytes of a base58 string, optionally requiring an exact decoded length.
-
-    Strict on purpose, because it also reads untrusted server answers: whitespace,
-    characters outside the alphabet, non-strings and a wrong length all raise
-    ValueError.
-    """
-    if not isinstance(s, str):
-        raise ValueError(f"expected a base58 string, got {type(s).__name__}")
-    digits = s.encode("utf-8", "surrogatepass").translate(_B58_DIGITS)
-    if 255 in digits:
-        bad = sorted(set(s) - _B58_ALPHABET)
-        raise ValueError(f"invalid base58 character(s) {''.join(bad)!r} in {s!r}")
-    significant = digits.lstrip(b"\0")
-    n = 0
-    start = len(significant) % 2
-    if start:
-        n = significant[0]
-    for at in range(start, len(significant), 2):
-        n = n * 3364 + significant[at] * 58 + significant[at + 1]
-    raw = b"\0" * (len(digits) - len(significant)) + n.to_bytes((n.bit_length() + 7) // 8, "big")
-    if length is not None and len(raw) != length:
-        raise ValueError(f"expected {length} bytes from base58 {s!r}, got {len(raw)}")
-    return raw
 
 
 TOKEN_PROGRAM_ID = b58decode("cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m", length=32)

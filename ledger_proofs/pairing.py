@@ -1,6 +1,6 @@
 """A product of BN254 pairings with one final exponentiation, fast enough to verify a proof in a run.
 
-py_ecc (`optimized_bn128`) has a correct pairing, but one takes about 0.35 s: its Miller loop
+py_ecc (`optimized_bn128`) has a correct pairing, but too slow for a run: its Miller loop
 works in its generic FQ12 polynomial class, and so does its final exponentiation, a plain power.
 A Groth16 check needs four pairings. Written here, on plain integers and the Fp2 → Fp6 → Fp12
 tower of `ledger_proofs.tower` (whose products cost a fraction of py_ecc's FQ12 ones):
@@ -19,9 +19,9 @@ tower of `ledger_proofs.tower` (whose products cost a fraction of py_ecc's FQ12 
   and Frobenius maps (the chain of go-ethereum's bn256).
 
 `pairing_product([(Q, P)])` equals `py_ecc.optimized_bn128.pairing(Q, P)` under `tower.to_py_ecc`
-(tests/ledger_proofs/test_pairing.py checks it), in about 8 ms instead of 0.35 s; a Groth16
-verification (lines of the proof's B, a Miller loop of three pairs, the final exponentiation)
-takes about 11 ms of CPU, where the same steps on py_ecc's field types take about 52 ms.
+(tests/ledger_proofs/test_pairing.py checks it); what a pairing and a Groth16 verification (lines
+of the proof's B, a Miller loop of three pairs, the final exponentiation) cost here and on py_ecc's
+field types is in benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -289,7 +289,7 @@ def g1_combination(base: G1Affine, points: Sequence[G1Affine], scalars: Sequence
     """base + Σ scalarᵢ·pointᵢ (a verifying key's vk_x), None for infinity.
 
     One chain of doublings for all the scalars (Straus), in Jacobian coordinates over plain
-    integers: about 10 ms for 16 inputs where py_ecc's `multiply` per input takes 150 ms.
+    integers, rather than py_ecc's `multiply` per input (benchmarks/README.md has both costs).
     """
     pairs = [(scalar % R, point) for scalar, point in zip(scalars, points, strict=True)]
     total: tuple[int, int, int] | None = None

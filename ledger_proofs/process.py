@@ -1,7 +1,7 @@
 """Run the light prover as a child process on loopback, wait until it answers, and always end it.
 
 `prover-<os>-<arch> start --inclusion --non-inclusion` loads all 15 v1 circuits (inclusion,
-non-inclusion and combined: about 15 s and 500 MB here) and serves `POST /prove` and
+non-inclusion and combined; its start cost is in benchmarks/README.md) and serves `POST /prove` and
 `GET /health` on the port given. The child is ended when the `ProverProcess` is stopped, when the
 interpreter exits, and on Linux also when the parent dies without cleaning up (PR_SET_PDEATHSIG).
 """

@@ -1,6 +1,6 @@
 """Seeded synthetic scenarios of any size, for load, pagination and benchmark runs.
 
-`generate_scenario` writes a scenario document in the bundled format (cases/scenarios/README.md),
+`generate_scenario` writes a scenario document in the bundled format (reference_server/scenarios/README.md),
 so a generated ledger can be saved, read and diffed like a hand-written one;
 `generate_ledger` builds its ledger directly. The same `seed` always gives the same document,
 hence the same hashes and roots.

@@ -142,9 +142,18 @@ class Account:
 
 @dataclass(frozen=True)
 class TokenBalanceChange:
+    """One token account a transaction opened or closed, as `tokenBalanceChanges` lists it."""
+
     owner: bytes
     mint: bytes
     amount: int
+
+    @classmethod
+    def of(cls, account: Account) -> TokenBalanceChange:
+        """The change a token account makes (its owner, mint and amount)."""
+        token = account.token
+        assert token is not None
+        return cls(token.owner, token.mint, token.amount)
 
 
 @dataclass(frozen=True)
@@ -209,13 +218,13 @@ class Ledger:
 
     # ------------------------------------------------------------------ reading
 
-    @property
-    def default_state_tree(self) -> bytes:
-        return next(iter(self.state_trees))
-
     def account(self, hash_: bytes) -> Account | None:
         """The account with this hash, live or closed."""
         return self.accounts.get(hash_)
+
+    def partial_trees(self) -> tuple[bytes, ...]:
+        """Trees whose every leaf this ledger has not seen: none for a ledger built from its first transaction."""
+        return ()
 
     def live_by_hash(self, hash_: bytes) -> Account | None:
         account = self.accounts.get(hash_)
@@ -224,6 +233,11 @@ class Ledger:
     def live_by_address(self, address: bytes) -> Account | None:
         account = self._by_address.get(address)
         return None if account is None or account.closed else account
+
+    def address_taken(self, address: bytes) -> bool:
+        """Whether an account has held `address`: taken for good, even while it waits in the address queue
+        for a forester to insert it into the tree (a ledger read from the chain), and after the account closed."""
+        return address in self._by_address
 
     def lamports_of_owner(self, owner: bytes) -> int:
         return self._lamports_by_owner.get(owner, 0)
@@ -352,8 +366,8 @@ class Ledger:
         return Transaction(
             tx.signature, tx.slot, tx.block_time, None,
             tuple(a.hash for a in opened), tuple(a.hash for a in closing),
-            tuple(_balance_change(a) for a in closing if a.token is not None),
-            tuple(_balance_change(a) for a in opened if a.token is not None),
+            tuple(TokenBalanceChange.of(a) for a in closing if a.token is not None),
+            tuple(TokenBalanceChange.of(a) for a in opened if a.token is not None),
         )
 
     def _open(self, new: NewAccount, tx: PendingTransaction, deferred: _Deferred) -> Account:
@@ -424,9 +438,3 @@ class Ledger:
             if self.state_trees[key].seq != seq:
                 raise AssertionError(f"tree {b58encode(key)} reached seq {self.state_trees[key].seq}, expected {seq}")
         self.address_tree.insert_many(deferred.addresses)
-
-
-def _balance_change(account: Account) -> TokenBalanceChange:
-    token = account.token
-    assert token is not None
-    return TokenBalanceChange(token.owner, token.mint, token.amount)

@@ -37,8 +37,8 @@ from reference_server.ledger import (
     Account,
     Ledger,
     PendingTransaction,
+    TokenBalanceChange,
     Transaction,
-    _balance_change,
 )
 
 __all__ = ["NativeAddressTree", "NativeLedger", "NativeStateTree"]
@@ -54,6 +54,12 @@ class NativeStateTree(StateTree):
     def __init__(self) -> None:
         super().__init__()
         self.leaf_seqs: dict[int, int] = {}
+
+    @property
+    def whole(self) -> bool:
+        """Whether every leaf position in use was written by an event seen: false for a slice of the chain
+        that starts after the tree's first appends (its root is then not the chain's)."""
+        return len(self.leaf_seqs) >= self.next_index
 
     def write_facts(self, writes: Sequence[tuple[int, bytes, int]]) -> None:
         """Apply (leaf index, leaf, seq) writes in order; a write older than the leaf's seq is ignored."""
@@ -108,6 +114,14 @@ class NativeLedger(Ledger):
         self.unknown_inputs = 0
         """Inputs naming accounts this ledger never saw opened (a slice that starts mid-chain)."""
         self._writes: _Writes | None = None
+
+    def partial_trees(self) -> tuple[bytes, ...]:
+        """The trees of which this ledger has not seen every leaf (a slice that starts mid-chain): the roots it
+        serves for them are not the chain's, so they are no truth to compare a target's roots with."""
+        partial = [key for key, tree in self.state_trees.items()
+                   if isinstance(tree, NativeStateTree) and not tree.whole]
+        mid_chain = bool(partial) or self.unknown_inputs > 0  # the address tree's first insertions were missed too
+        return (*partial, *([self.address_tree_key] if mid_chain or self.address_tree.unwritten else []))
 
     def apply(self, tx: PendingTransaction) -> Transaction:
         raise TypeError("a ledger built from the real chain applies real transactions only (apply_native)")
@@ -236,7 +250,7 @@ class NativeLedger(Ledger):
         return Transaction(
             tx.signature, tx.slot, tx.block_time, tx.error,
             tuple(a.hash for a in opened), tuple(a.hash for a in closing),
-            tuple(_balance_change(a) for a in closing if a.token is not None),
-            tuple(_balance_change(a) for a in opened if a.token is not None),
+            tuple(TokenBalanceChange.of(a) for a in closing if a.token is not None),
+            tuple(TokenBalanceChange.of(a) for a in opened if a.token is not None),
             tx.uses_compression,
         )

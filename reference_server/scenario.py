@@ -1,4 +1,4 @@
-"""Scenario files: a ledger written as the transactions that build it (cases/scenarios/README.md).
+"""Scenario files: a ledger written as the transactions that build it (reference_server/scenarios/README.md).
 
 A scenario names its keys, lists transactions in order and labels the accounts they open;
 everything derived (hashes, leaf indices, seq, roots, slotCreated, signatures) is computed on
@@ -18,7 +18,6 @@ from typing import Any
 
 import yaml
 
-from cases import SCENARIO_DIR
 from ledger_crypto import FIELD_MODULUS, TOKEN_PROGRAM_ID, TokenDataFields, b58decode, derive_address
 from reference_server.ledger import (
     DEFAULT_ADDRESS_TREE,
@@ -27,6 +26,7 @@ from reference_server.ledger import (
     NewAccount,
     PendingTransaction,
 )
+from reference_server.scenarios import SCENARIO_DIR, bundled_scenarios
 from schema import Validator
 from schema.errors import ConfigError, JsonError
 from schema.jsonio import loads
@@ -87,7 +87,7 @@ def scenario_path(name_or_path: str) -> Path:
     path = Path(name_or_path)
     if path.is_file():
         return path
-    names = ", ".join(sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml")))
+    names = ", ".join(bundled_scenarios())
     raise ConfigError(f"{name_or_path}: no such scenario file, and no bundled scenario of that name ({names})")
 
 

@@ -1,4 +1,4 @@
-"""Hypothesis strategies that draw scenario documents of telling shapes (cases/scenarios/README.md).
+"""Hypothesis strategies that draw scenario documents of telling shapes (reference_server/scenarios/README.md).
 
 A conformance kit must judge a correct server correct whatever its ledger holds, not only on the
 bundled default scenario. Each shape stresses what the default never shows: nothing at all, a

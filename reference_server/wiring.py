@@ -10,6 +10,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 
+from ledger_crypto import b58encode
 from ledger_ingest import LedgerSource
 from reference_server.app import create_app
 from reference_server.ingest import ingest_source, slice_keys
@@ -47,6 +48,9 @@ class ReferenceHandle:
     """The keys of a ledger source's ledger by kind (the `--keys` kinds); empty for a scenario."""
     proofs: str = "placeholder"
     """`real` when getValidityProof carries the light prover's proofs, `placeholder` when it does not."""
+    partial_trees: tuple[str, ...] = ()
+    """The trees (base58) of which the reference has not seen every leaf (a ledger slice that starts mid-chain):
+    its roots and proofs for them are not the chain's, so no target is compared with them."""
 
 
 def reference_ledger(source: Source = "default") -> Ledger:
@@ -80,7 +84,8 @@ def certified_reference(source: Source = "default", *, prover: str = "auto",
         options = ServerOptions(prover_url=_prover_url(prover))
     keys = slice_keys(built) if isinstance(source, LedgerSource) and isinstance(built, NativeLedger) else {}
     with running_server(app_for(built, options)) as url:
-        yield ReferenceHandle(url, keys, "real" if options.prover_url else "placeholder")
+        yield ReferenceHandle(url, keys, "real" if options.prover_url else "placeholder",
+                              tuple(b58encode(key) for key in built.partial_trees()))
 
 
 def _prover_url(prover: str) -> str | None:

@@ -34,6 +34,15 @@ def _ref(name: str) -> dict:
     return {"$ref": f"#/$defs/{name}"}
 
 
+def _members(node: Any) -> list[tuple[str, Any]]:
+    """Every (key, value) pair of a schema node and of the nodes inside it."""
+    if isinstance(node, dict):
+        return [*node.items(), *(pair for value in node.values() for pair in _members(value))]
+    if isinstance(node, list):
+        return [pair for item in node for pair in _members(item)]
+    return []
+
+
 def _refs(node: Any) -> list[str]:
     if isinstance(node, dict):
         return [v for k, v in node.items() if k == "$ref"] + [r for v in node.values() for r in _refs(v)]
@@ -80,6 +89,10 @@ class Contract:
             return self.ambiguities[ambiguity_id]
         except KeyError:
             raise ContractError(f"unknown ambiguity {ambiguity_id!r}") from None
+
+    def observed_readings(self) -> dict[str, tuple[str, ...]]:
+        """The reading the most used indexer follows on every open point (observed-practice.md)."""
+        return {amb.id: (amb.observed,) for amb in self.ambiguities.values()}
 
     # -- schemas -----------------------------------------------------------------------
     def defs(self, readings: Readings | None = None) -> dict[str, Any]:
@@ -139,22 +152,38 @@ class Contract:
     def ambiguities_in(self, definition: str) -> tuple[str, ...]:
         """Ids of the ambiguities an instance of `definition` can touch (reachable through `$ref`)."""
         if definition not in self._reachable:
-            seen: set[str] = set()
-            stack = [definition]
-            while stack:
-                name = stack.pop()
-                if name in seen or (name not in self._base_defs and not name.startswith("ambiguity.")):
-                    continue
-                seen.add(name)
-                if name in self._base_defs:
-                    node = self._base_defs[name]
-                else:  # an ambiguity point: all of its readings
-                    amb = self.ambiguity(name[len("ambiguity."):])
-                    node = {"anyOf": [_ref(f"{amb.definition}.{r}") for r in amb.readings]}
-                stack += [ref[len("#/$defs/"):] for ref in _refs(node)]
-            found = {name[len("ambiguity."):] for name in seen if name.startswith("ambiguity.")}
+            found = {name[len("ambiguity."):] for name in self._definitions_under(definition)
+                     if name.startswith("ambiguity.")}
             self._reachable[definition] = tuple(a for a in self.ambiguities if a in found)
         return self._reachable[definition]
+
+    def clauses_in(self, definition: str) -> tuple[str, ...]:
+        """The clauses an instance of `definition` can break: every `x-clause` reachable through `$ref`, and
+        the clause of each open point on the way (sorted, the spec's silences left out)."""
+        found: set[str] = set()
+        for name in self._definitions_under(definition):
+            if name.startswith("ambiguity.") and name not in self._base_defs:
+                found.add(self.ambiguity(name[len("ambiguity."):]).clause)
+            else:
+                found.update(value for key, value in _members(self._base_defs[name]) if key == "x-clause")
+        return tuple(sorted(clause for clause in found if not self.clauses[clause].silent))
+
+    def _definitions_under(self, definition: str) -> set[str]:
+        """`definition` and every definition reachable from it through `$ref` (an open point: all its readings)."""
+        seen: set[str] = set()
+        stack = [definition]
+        while stack:
+            name = stack.pop()
+            if name in seen or (name not in self._base_defs and not name.startswith("ambiguity.")):
+                continue
+            seen.add(name)
+            if name in self._base_defs:
+                node = self._base_defs[name]
+            else:  # an ambiguity point: all of its readings
+                amb = self.ambiguity(name[len("ambiguity."):])
+                node = {"anyOf": [_ref(f"{amb.definition}.{r}") for r in amb.readings]}
+            stack += [ref[len("#/$defs/"):] for ref in _refs(node)]
+        return seen
 
     # -- internals ---------------------------------------------------------------------
     def _normalise(self, readings: Readings | None) -> dict[str, tuple[str, ...]]:

@@ -93,9 +93,14 @@ def _load_clauses(sources: Sources, path: Path) -> None:
     for clause_id, entry in (read_yaml(path) or {}).items():
         if not isinstance(entry, dict) or "text" not in entry or "section" not in entry:
             raise ContractError(f"{path}: clause {clause_id!r} needs section and text")
+        if not isinstance(entry.get("quote", ""), str) or set(entry) - CLAUSE_FIELDS:
+            raise ContractError(f"{path}: clause {clause_id!r}: members are {sorted(CLAUSE_FIELDS)}, quote a string")
         sources.clauses[str(clause_id)] = Clause(
-            str(clause_id), str(entry["section"]), entry["text"], entry.get("excluded")
+            str(clause_id), str(entry["section"]), entry["text"], entry.get("excluded"), entry.get("quote")
         )
+
+
+CLAUSE_FIELDS = {"section", "text", "excluded", "quote"}
 
 
 def _load_ambiguities(sources: Sources, path: Path) -> None:
@@ -109,7 +114,8 @@ def _load_ambiguities(sources: Sources, path: Path) -> None:
         if entry["observed"] not in readings:
             raise ContractError(f"{path}: {amb_id}: observed reading {entry['observed']!r} is not a reading")
         ambiguity = Ambiguity(
-            amb_id, entry["clause"], entry["subject"], entry["question"], entry["observed"], readings
+            amb_id, entry["clause"], entry["subject"], entry["question"], entry["observed"], readings,
+            entry["quote"], tuple(entry.get("also", ())), tuple(entry["checks"]), entry["evidence"],
         )
         sources.ambiguities[amb_id] = ambiguity
         for reading in readings.values():
@@ -168,7 +174,17 @@ def _method(data: dict, target: dict, path: Path) -> Method:
         not_found=(not_found["clause"], not_found["value"]) if not_found else None,
         observed=body.get("observed", {}),
         examples=tuple(Example(e["name"], e.get("params"), e["result"]) for e in data.get("examples", ())),
+        keys=_keys(params, path),
     )
+
+
+def _keys(params: dict, path: Path) -> dict[str, str]:
+    """`params.keys`, each naming a member of the params schema."""
+    keys = dict(params.get("keys", {}))
+    unknown = sorted(set(keys) - set((params.get("schema") or {}).get("properties", {})))
+    if unknown:
+        raise ContractError(f"{path}: params.keys names {unknown}, not members of the params schema")
+    return keys
 
 
 def _result_schema(body: dict) -> Any:
@@ -193,7 +209,7 @@ def _check_clauses(sources: Sources) -> None:
     for name, schema in sources.defs.items():
         used += [(sources.origin[name], v) for k, v in _walk(schema) if k == "x-clause"]
     for amb in sources.ambiguities.values():
-        used.append(("ambiguities.yaml", amb.clause))
+        used += [("ambiguities.yaml", clause_id) for clause_id in amb.clauses]
     for method in sources.methods.values():
         where = f"methods/{method.name}.yaml"
         ids = [method.clause, *(c for lim in method.limits for c in lim.clauses),

@@ -31,6 +31,13 @@ class Clause:
     section: str
     text: str
     excluded: str | None = None
+    quote: str | None = None
+    """The spec's own words for the rule, verbatim from its section; None for the ledger's rules."""
+
+    @property
+    def silent(self) -> bool:
+        """The spec says "not shown" here: nothing a server does can break it, so no check can prove it."""
+        return "-S" in self.id or "not shown" in self.text
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,18 @@ class Ambiguity:
     question: str
     observed: str
     readings: Mapping[str, Reading]
+    quote: str = ""
+    """The spec's own words that leave the point open, verbatim from the section of `clause`."""
+    also: tuple[str, ...] = ()
+    """Other clauses the point bears on, besides `clause`."""
+    checks: tuple[str, ...] = ()
+    """The checks that record the reading a target follows, or whose verdict depends on it."""
+    evidence: str = ""
+    """What a run must see to tell the reading a target follows (said when a run saw none)."""
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        return (self.clause, *self.also)
 
     @property
     def definition(self) -> str:
@@ -141,6 +160,9 @@ class Method:
     not_found: tuple[str, Any] | None = None
     observed: Mapping[str, Any] = field(default_factory=dict)
     examples: tuple[Example, ...] = ()
+    keys: Mapping[str, str] = field(default_factory=dict)
+    """Key member -> the kind of key that fills it (`owner` -> `token_owners`); a list member takes a list of them.
+    When no member is required, a request asks by one of these alone (an address or a hash; some hashes)."""
 
     @property
     def canonical(self) -> str:
@@ -162,6 +184,23 @@ class Method:
     @property
     def paginated(self) -> bool:
         return self.pagination is not None
+
+    def key_kind(self, param: str) -> str | None:
+        """The kind of key that fills `param`, None for a member that takes a free value."""
+        return self.keys.get(param)
+
+    @property
+    def asked_by(self) -> tuple[tuple[str, ...], ...]:
+        """The ways a request names what it asks about: its required members, or, when none is required, any
+        one key member alone (`address` or `hash`; `hashes`). Empty for a method that names nothing."""
+        if self.required_params:
+            return (self.required_params,)
+        return tuple((name,) for name in self.keys)
+
+    def takes_list(self, param: str) -> bool:
+        """Whether `param` is a list (of keys, for a key member)."""
+        return self.params_kind == "object" and self.params_schema.get("properties", {}).get(param, {}).get(
+            "type") == "array"
 
     def limit_for(self, param: str) -> Limit | None:
         return next((limit for limit in self.limits if limit.param == param), None)

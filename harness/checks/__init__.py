@@ -11,9 +11,11 @@ from harness.checks import (  # noqa: F401  (imported for registration)
     health,
     limits,
     mirror,
+    onchain,
     pagination,
     params,
     proofs,
     schemas,
+    transactions,
     transport,
 )

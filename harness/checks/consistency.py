@@ -35,11 +35,9 @@ from harness.judging.pages import Budget, item_key, items_of, partly, shown, wal
 from harness.judging.state import (
     SLICE,
     balances_by_mint,
-    compression_info,
     datas_of,
     lamports_of,
     mint_of,
-    no_compression_info,
     owners_closed_first,
     probe_bytes,
     signature_lookups,
@@ -320,6 +318,7 @@ def filters(ctx: CheckContext) -> None:
         memcmp = {"memcmp": {"offset": 0, "bytes": b58encode(probe)}}
         walk = small_walk(ctx, "getCompressedAccountsByOwner", {"owner": owner, "filters": [memcmp]},
                           len(expected), budget)
+        _filter_read(ctx, memcmp, walk.broken or walk.last)
         got = listed(walk.items)
         wrong = got - expected or (walk.complete() and expected - got)
         if wrong and listed(whole_list(ctx, "getCompressedAccountsByOwner", {"owner": owner}, budget) or []) \
@@ -335,34 +334,15 @@ def filters(ctx: CheckContext) -> None:
         raise Skip("no account with two bytes of data discovered")
 
 
-@check("consistency.non-compression-transaction", clauses=("4.2-N7", "7-N2"),
-       description="A transaction that touched no compressed account has no compression info (null)")
-def non_compression_transaction(ctx: CheckContext) -> None:
-    latest = ctx.call("getLatestNonVotingSignatures", {"limit": 50}).value
-    items = latest.get("items") if isinstance(latest, dict) else None
-    compression = set(ctx.keys["signatures"])
-    others = [i.get("signature") for i in items or [] if isinstance(i, dict) and i.get("signature") not in compression]
-    for signature in others[:5]:
-        answer = ctx.call("getTransactionWithCompressionInfo", {"signature": signature})
-        info = compression_info(answer)
-        if not no_compression_info(answer) and _compression_signature(ctx, signature, info):
-            continue  # a compression transaction discovery did not see: it arrived since
-        if not no_compression_info(answer):
-            ctx.fail("Compression info for another transaction", expected="result null (bare, or value null in "
-                     "{context, value})", received=answer_value(answer), answer=answer,
-                     path=result_value("compressionInfo") if isinstance(answer.value, dict) else member("result"))
-        ctx.examined("transactions")
-    if not ctx.current or not ctx.current.examined:
-        raise Skip("no non-compression transaction among the latest signatures")
-
-
-def _compression_signature(ctx: CheckContext, signature: str, info: dict | None) -> bool:
-    """Whether a transaction answered with accounts is in fact a compression one (it may be newer than discovery)."""
-    if not info or not (info.get("openedAccounts") or info.get("closedAccounts")):
-        return False
-    walk = walk_pages(ctx, ctx.method("getLatestCompressionSignatures"), {}, size=LIST_LIMIT, max_pages=5,
-                      until=lambda item: item_key(item) == signature)
-    return walk.found
+def _filter_read(ctx: CheckContext, element: dict, answer: Answer | None) -> None:
+    """A filter answered shows the readings of its shape that allow it (ambiguity filters-shape); one refused
+    with a JSON-RPC error, the readings that do not."""
+    amb = ctx.contract.ambiguity("filters-shape")
+    allowing = ctx.contract.readings_followed(amb.id, element, amb.definition)
+    if answer is not None and answer.has_result:
+        ctx.observe(amb.id, allowing)
+    elif answer is not None and answer.error is not None:
+        ctx.observe(amb.id, tuple(name for name in amb.readings if name not in allowing))
 
 
 @check("consistency.newest-first", clauses=("4.2-M14",), basis=Basis.OBSERVED,

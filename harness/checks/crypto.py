@@ -19,13 +19,26 @@ from harness.core.model import Basis
 from harness.core.paths import member, result_value
 from harness.core.registry import answer_check, check
 from harness.core.values import clip
-from harness.verify.addresses import address_taken_probes, address_tree, confirmed_taken, proof_problems, taken_inside
+from harness.judging.answers import defer_refused
+from harness.judging.pages import partly
+from harness.verify.addresses import (
+    address_taken_probes,
+    address_tree,
+    confirmed_taken,
+    held_in_tree,
+    proof_problems,
+    successor,
+    taken_inside,
+)
+from harness.verify.tree_roots import judge_tree_roots
 from harness.verify.validity import Expected, Problem, element_problems, elements_of, key_int, root_agreement
 from harness.verify.values import (
     ACCOUNT_FIELDS,
     ACCOUNT_KEYS,
+    DIAGNOSED,
     bn_value,
     decoded_token,
+    disagreeing_member,
     range_problems,
     recomputed_hash,
     token_bytes_problems,
@@ -83,21 +96,48 @@ def defer_problems(ctx: CheckContext, problems: list[Problem], answer: Answer | 
 @answer_check("crypto.account-hash", clauses=("ledger-H1",), basis=Basis.LEDGER,
               description="Each account's hash recomputes from its owner, leaf index, tree, lamports, address and data")
 def account_hashes(ctx: CheckContext, answer: Answer) -> None:
-    verified = ctx.cache.setdefault("verified_hashes", set())
-    for account, _, where in _accounts_in(answer):
-        key = dumps([account.get(k) for k in (*ACCOUNT_FIELDS, "address", "data")])
-        if key in verified:
-            ctx.examined("accounts")
-            continue
-        try:
-            expected = b58encode(recomputed_hash(account))
-        except (KeyError, TypeError, ValueError, OverflowError):
+    """A hash that does not recompute names the member at fault when another value the run saw for one of
+    its inputs (the same account elsewhere, the answer's other accounts, a neighbouring leaf index) makes it
+    recompute: a wrong leafIndex is reported at the leafIndex, not as a wrong hash."""
+    accounts = _accounts_in(answer)
+    for account, _, where in accounts:
+        recomputes = hash_recomputes(ctx, account)
+        if recomputes is None:
             continue  # malformed or out of range: schema.result and crypto.value-ranges report it
         ctx.examined("accounts")
-        if expected != account["hash"]:
-            ctx.fail("Account hash does not recompute", expected=expected, received=account["hash"], answer=answer,
-                     path=f"{where}.hash", kind=Mismatch)
-        verified.add(key)
+        if recomputes:
+            continue
+        found = disagreeing_member(account, _seen_inputs(ctx, account, accounts))
+        if found is not None:
+            member, value = found
+            ctx.defer(Mismatch(f"Account {member} disagrees with its hash", expected=value, received=account[member],
+                               answer=answer, method=answer.method, path=f"{where}.{member}",
+                               detail={"the hash recomputes with": {member: value}}))
+        else:
+            ctx.defer(Mismatch("Account hash does not recompute", expected=b58encode(recomputed_hash(account)),
+                               received=account["hash"], answer=answer, method=answer.method, path=f"{where}.hash"))
+
+
+def hash_recomputes(ctx: CheckContext, account: dict) -> bool | None:
+    """Whether an account's hash recomputes from its own fields (worked out once per account a run sees);
+    None when its fields are malformed."""
+    known = ctx.cache.setdefault("recomputed_hashes", {})
+    key = dumps([account.get(k) for k in (*ACCOUNT_FIELDS, "address", "data")])
+    if key not in known:
+        try:
+            known[key] = b58encode(recomputed_hash(account)) == account["hash"]
+        except (KeyError, TypeError, ValueError, OverflowError):
+            known[key] = None
+    return known[key]
+
+
+def _seen_inputs(ctx: CheckContext, account: dict, accounts: list) -> dict[str, list]:
+    """The values of the hash's inputs the run saw elsewhere: the same account (by hash) in discovery, and the
+    other accounts of this answer."""
+    views = [other for other, _, _ in accounts if other is not account]
+    views += [view for view in (ctx.keys.accounts.get(account.get("hash")),
+                                (ctx.keys.touched.get(account.get("hash")) or {}).get("account")) if view]
+    return {member: [view.get(member) for view in views if isinstance(view, dict)] for member in DIAGNOSED}
 
 
 @answer_check("crypto.value-ranges", clauses=("ledger-H3",), basis=Basis.LEDGER,
@@ -174,20 +214,41 @@ def token_bytes(ctx: CheckContext, answer: Answer) -> None:
        description="New-address proofs have 26 nodes folding to one root per tree, bracket the address, and leave "
                    "no address the target holds inside their range")
 def new_address_proofs(ctx: CheckContext) -> None:
+    """A range may hold a taken address only while it waits in the address queue: one the target's own tree
+    holds, or the reference's (`--scenario`, `--chain`), must be outside every proven range."""
     tree = address_tree(ctx)
     taken = [address for address, _ in confirmed_taken(ctx)]
     asked = [ctx.fresh_pubkey() for _ in range(2)]
     answer = ctx.call("getMultipleNewAddressProofs", asked)
     judged, problems = proof_problems(asked, answer.value, tree)
-    defer_problems(ctx, problems + taken_inside(answer.value, taken), answer)
     ctx.examined("proofs", judged)
-    neighbours = [b58encode((int.from_bytes(b58decode(a, length=32), "big") + 1).to_bytes(32, "big")) for a in taken]
-    if neighbours:  # the low element of address + 1 is the address itself: a stale low element shows here
-        near = ctx.call("getMultipleNewAddressProofs", neighbours)
-        if near.has_result:
-            judged, problems = proof_problems(neighbours, near.value, tree)
-            defer_problems(ctx, problems + taken_inside(near.value, taken), near)
-            ctx.examined("proofs", judged)
+    if not taken:
+        defer_problems(ctx, problems, answer)
+        return
+    neighbours = [successor(address) for address in taken]  # the low element of address + 1 is the address
+    near = ctx.call("getMultipleNewAddressProofs", neighbours)
+    near_problems: list = []
+    if near.has_result:
+        judged, near_problems = proof_problems(neighbours, near.value, tree)
+        ctx.examined("proofs", judged)
+    in_tree = _known_in_tree(ctx, taken, neighbours, near)
+    known = [address for address in taken if address in in_tree]
+    defer_problems(ctx, problems + taken_inside(answer.value, known), answer)
+    if near.has_result:
+        defer_problems(ctx, near_problems + taken_inside(near.value, known), near)
+    unknown = [address for address in taken if address not in in_tree]
+    if unknown and ctx.reference is None:
+        partly(ctx, f"{len(unknown)} taken address(es) not in the target's address tree: waiting in the address "
+                    "queue for a forester, or a stale tree; only a reference tells (--scenario, --chain)")
+
+
+def _known_in_tree(ctx: CheckContext, taken: list[str], neighbours: list[str], near: Answer) -> set[str]:
+    """The taken addresses the target's own tree holds, and those the reference's tree holds (the truth)."""
+    held = held_in_tree(near.value, taken) if near.has_result else set()
+    if ctx.reference is not None:
+        truth = ctx.ask_reference("getMultipleNewAddressProofs", neighbours, id="csi-address-tree")
+        held |= held_in_tree(truth.value, taken) if truth.has_result else set()
+    return held
 
 
 @check("crypto.address-taken", clauses=("4.2-M16",),
@@ -228,7 +289,7 @@ def _live_accounts(ctx: CheckContext) -> list[dict]:
     for hash_, item in ctx.keys.token_accounts.items():
         found.setdefault(hash_, item.get("account"))
     return [a for h, a in found.items() if h not in closed and isinstance(a, dict)
-            and type(a.get("leafIndex")) is int and isinstance(a.get("tree"), str)]
+            and type(a.get("leafIndex")) is int and isinstance(a.get("tree"), str) and hash_recomputes(ctx, a)]
 
 
 def _plans(ctx: CheckContext, live: int) -> list[tuple[int, int]]:
@@ -277,7 +338,10 @@ def _judge_proof(ctx: CheckContext, accounts: list[dict], addresses: list[str], 
     what = f"{len(accounts)} accounts with {len(addresses)} new addresses"
     answer = ctx.call("getValidityProof", params)
     if not answer.has_result:
-        return f"{what}: {_moved(ctx, accounts) or 'refused'} (the limits checks judge refusals)"
+        moved = _moved(ctx, accounts)
+        if moved is None and defer_refused(ctx, answer):
+            return None  # every account still live: a valid request refused, judged here too
+        return f"{what}: {moved or 'refused'}"
     expected = [Expected("account", a["hash"], key_int(a["hash"]), a["leafIndex"], a["tree"]) for a in accounts]
     expected += _address_expectations(ctx, addresses, tree, answer.context_slot)
     elements, problems = elements_of(answer.value, len(expected))
@@ -310,3 +374,14 @@ def validity_proof(ctx: CheckContext) -> None:
         judged += note is None
     if notes or not judged:  # after some proofs were judged, the reasons are kept for the others
         raise Skip("; ".join(dict.fromkeys(notes)) or "no live account discovered")
+
+
+@check("crypto.tree-roots", clauses=("ledger-T4", "ledger-T1", "ledger-T2"), basis=Basis.LEDGER,
+       description="Every root served (validity proofs' roots at their root indices, new-address proofs' root at "
+                   "rootSeq) is its tree's root at that seq: the reference's, or the tree rebuilt from what "
+                   "discovery saw")
+def tree_roots(ctx: CheckContext) -> None:
+    """A tree that lost a nullification or an insertion serves self-consistent roots; only its history shows
+    it (ledger-T4). Fails when a root or its seq is not the reference's, or no state of the tree rebuilt from
+    every leaf and spend seen has it; what cannot be rebuilt is in the notes (`harness.verify.tree_roots`)."""
+    judge_tree_roots(ctx)

@@ -16,7 +16,7 @@ from typing import Any
 
 from cases.invariants import check_invariant
 from harness.context import Answer, CheckContext, answer_value
-from harness.core.failures import CheckFailure, DifferenceFailure, SchemaViolation, Skip
+from harness.core.failures import CheckFailure, DifferenceFailure, NotApplicable, SchemaViolation, Skip
 from harness.core.model import Basis
 from harness.core.registry import check
 from harness.differential.cases import scenario_cases
@@ -38,7 +38,7 @@ from harness.differential.requests import generated_params
 from harness.judging.answers import outcome_path
 from harness.judging.violations import violations_text, wrong_member, wrong_value
 from harness.target import OMIT
-from schema import Clause, Method
+from schema import Method
 
 __all__ = ["case_basis", "each", "generated", "observe_tag", "replay_cases"]
 
@@ -87,10 +87,11 @@ def each(ctx: CheckContext, items: Iterable[Any], judge_one: Callable[[Any], lis
 
 def _scenario_cases(ctx: CheckContext) -> list:
     if ctx.reference is None:
-        raise Skip("no reference: give --scenario to replay the golden cases")
+        raise NotApplicable("no reference to compare with: the scenario differential needs --scenario (or a ledger)")
     chosen = list(ctx.cases) if ctx.cases is not None else scenario_cases(ctx.scenario)
     if not chosen:
-        raise Skip(f"no golden case for scenario {ctx.scenario}")
+        raise NotApplicable(f"golden cases are written over the bundled scenarios; {ctx.scenario} has none "
+                            "(differential.generated compares it)")
     return chosen
 
 
@@ -124,33 +125,29 @@ def _replay_case(ctx: CheckContext, case: Any, stale: list[str]) -> list[CheckFa
 
 
 def observe_tag(ctx: CheckContext, case: Any, replay: Replay) -> None:
-    """Record the reading the target follows on the point a case is tagged with, where the readings
-    observer of the schema family cannot see it:
+    """Record the reading the target follows on a point of the request a case is tagged with (a params
+    shape, an id), which no answer check sees: a target that answers follows a reading under which the
+    request is valid; one that refuses it while the reference answers, another reading.
 
-    - a point of the request (an id, a params shape): a target that answers follows a reading under
-      which the request is valid; one that refuses it while the reference answers, another reading;
-    - a point of the error object (error codes): the readings the target's error is consistent with;
-    - a point of the answer that every reading accepts here (one reading contains the other): the
-      observer takes such an answer for one that does not touch the point, the tag says it does.
+    The answer's own points are recorded on every answer (schema.ambiguity-readings, envelope.error-object),
+    and so is an id answered (envelope.id-echoed): recording them here again would count one answer twice.
     """
     contract, method, target = ctx.contract, case.method, replay.target.answer
     amb = contract.ambiguity(case.ambiguity)
     if method not in contract.methods or amb.subject not in ("value", "response"):
         return  # an HTTP status or an exchange: the transport family records those on every answer
+    if amb.id in contract.ambiguities_in(f"{method}.response") or amb.id in contract.ambiguities_in("Error"):
+        return
     kind = outcome(target)
-    if amb.id in contract.ambiguities_in(f"{method}.response"):
-        followed = contract.readings_followed(amb.id, target.body, f"{method}.response") if kind == "result" else ()
-        if len(followed) == len(amb.readings):
-            ctx.observe(amb.id, followed)
-    elif amb.id in contract.ambiguities_in("Error"):
-        if kind == "error":
-            ctx.observe(amb.id, contract.readings_followed(amb.id, target.body, "Error"))
-    else:
-        valid = contract.readings_followed(amb.id, case.request, f"{method}.request")
-        if kind == "result" and valid:
-            ctx.observe(amb.id, valid)
-        elif kind == "error" and outcome(replay.reference.answer) == "result":
-            ctx.observe(amb.id, tuple(name for name in amb.readings if name not in valid))
+    valid = contract.readings_followed(amb.id, case.request, f"{method}.request")
+    if kind == "result" and valid and amb.id not in ANSWERED_IDS:
+        ctx.observe(amb.id, valid)
+    elif kind == "error" and outcome(replay.reference.answer) == "result":
+        ctx.observe(amb.id, tuple(name for name in amb.readings if name not in valid))
+
+
+ANSWERED_IDS = ("request-id",)
+"""Request points an answer check records whenever the target answers (envelope.id-echoed)."""
 
 
 def _replay(ctx: CheckContext, request: Any, method_name: str) -> tuple[Replay, Answer]:
@@ -182,11 +179,7 @@ def case_basis(ctx: CheckContext, case: Any) -> Basis:
     """A case rests on the spec when it cites a clause the spec states; one that cites only
     silences (an `S` clause, or a "not shown") rests on observed practice."""
     clauses = [ctx.contract.clauses[c] for c in case.clauses if c in ctx.contract.clauses]
-    return Basis.SPEC if any(not _silent(clause) for clause in clauses) else Basis.OBSERVED
-
-
-def _silent(clause: Clause) -> bool:
-    return "-S" in clause.id or "not shown" in clause.text
+    return Basis.SPEC if any(not clause.silent for clause in clauses) else Basis.OBSERVED
 
 
 def judge_outcome(ctx: CheckContext, replay: Replay, *, basis: Basis, clauses: tuple[str, ...],
@@ -237,7 +230,7 @@ def generated(ctx: CheckContext, method: Method) -> None:
     """Over the same ledger, each method answers what the reference answers (§4.2). Fails when an
     answer differs after the normalizers."""
     if ctx.reference is None:
-        raise Skip("no reference: give --scenario to compare with the reference server")
+        raise NotApplicable("no reference to compare with: the scenario differential needs --scenario (or a ledger)")
     requests = generated_params(ctx, method)
     if not requests:
         raise Skip(f"no discovered key to ask {method.name} about")

@@ -54,7 +54,18 @@ def id_echoed(ctx: CheckContext, answer: Answer) -> None:
     if answer.body.get("id") != sent or type(answer.body.get("id")) is not type(sent):
         ctx.fail("Request id not echoed", expected=sent, received=answer.body.get("id"), answer=answer,
                  path=member("id"), kind=Mismatch)
+    if answer.has_result:  # the id was taken: the target reads ids as a reading that allows this one
+        ctx.observe(REQUEST_ID, _id_readings(ctx, sent))
     ctx.examined("answers")
+
+
+REQUEST_ID = "request-id"
+"""The open point of what a request id may be (§4.1): every answered request is evidence of it."""
+
+
+def _id_readings(ctx: CheckContext, sent: object) -> tuple[str, ...]:
+    """The readings of `request-id` under which the id sent is a valid one."""
+    return ctx.contract.readings_followed(REQUEST_ID, sent, ctx.contract.ambiguity(REQUEST_ID).definition)
 
 
 @answer_check("envelope.error-object", clauses=("7-R1",),
@@ -68,6 +79,8 @@ def error_object(ctx: CheckContext, answer: Answer) -> None:
         ctx.fail("Malformed error object", expected="{id, jsonrpc, error: {code: integer, message: string}}",
                  received=violations_text(found), answer=answer, path=from_pointer(found[0].path),
                  kind=SchemaViolation)
+    codes = ctx.contract.ambiguity("error-codes")  # which codes (not shown by the spec): every error tells
+    ctx.observe(codes.id, ctx.contract.readings_followed(codes.id, answer.body["error"]["code"], codes.definition))
     ctx.examined("answers")
 
 
@@ -78,6 +91,9 @@ def numeric_id(ctx: CheckContext) -> None:
     answer = ctx.call("getIndexerSlot", id=sent)
     if not isinstance(answer.body, dict) or answer.body.get("id") != sent or type(answer.body["id"]) is not int:
         received = answer.body.get("id") if isinstance(answer.body, dict) else answer_value(answer)
+        if answer.error is not None:  # refused: the target's ids are not numbers (id-echoed records answered ones)
+            ctx.observe(REQUEST_ID, tuple(r for r in ctx.contract.ambiguity(REQUEST_ID).readings
+                                          if r not in _id_readings(ctx, sent)))
         ctx.fail("Numeric id not echoed", expected=sent, received=received, answer=answer, path=member("id"),
                  kind=Mismatch)
     ctx.examined("answers")
@@ -108,11 +124,16 @@ def _raw_error(ctx: CheckContext, payload: object, title: str, code: int, *, exp
     ctx.examined("answers")
 
 
+NOT_JSON_BODIES = (b'{"jsonrpc": "2.0", "id": "csi-parse", "method": ', b"not json at all", b"")
+"""Bodies that are no JSON: truncated, plain text, empty. Whatever status they get, its body is judged too
+(schema.error-body: §7 gives the body of a 429 and a 500 whatever provoked it)."""
+
+
 @check("envelope.parse-error", clauses=("4.1-R3", "7-R1"), basis=Basis.JSON_RPC,
-       description="A body that is not JSON gets a -32700 parse error with id null")
+       description="A body that is not JSON (truncated, plain text, empty) gets a -32700 parse error with id null")
 def parse_error(ctx: CheckContext) -> None:
-    _raw_error(ctx, b'{"jsonrpc": "2.0", "id": "csi-parse", "method": ', "No parse error for broken JSON", -32700,
-               expect_null_id=True)
+    for body in NOT_JSON_BODIES:
+        _raw_error(ctx, body, "No parse error for broken JSON", -32700, expect_null_id=True)
 
 
 @check("envelope.invalid-request", clauses=("9-R1", "4.1-R4"), basis=Basis.JSON_RPC,
@@ -160,3 +181,14 @@ def batch(ctx: CheckContext) -> None:
         ctx.fail("Batch not answered", expected="an array of two answers with ids csi-batch-0 and csi-batch-1",
                  received=_sent_and_got(exchange), path=BODY)
     ctx.examined("answers")
+    garbage = ctx.send(GARBAGE_BATCH)
+    codes = [item.get("error", {}).get("code") if isinstance(item, dict) and isinstance(item.get("error"), dict)
+             else None for item in garbage.json] if isinstance(garbage.json, list) else None
+    if codes != [-32600] * len(GARBAGE_BATCH):
+        ctx.fail("Batch of garbage not refused item by item", expected=f"an array of {len(GARBAGE_BATCH)} "
+                 "JSON-RPC errors -32600 (invalid request)", received=_sent_and_got(garbage), path=BODY)
+    ctx.examined("answers")
+
+
+GARBAGE_BATCH = [1, "x", None]
+"""A batch none of whose items is a request: JSON-RPC 2.0 answers each with an invalid-request error."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.context import CheckContext, answer_value
-from harness.core.failures import CheckFailure
+from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis, Status
 from harness.core.paths import BODY, member
 from harness.core.registry import check
@@ -72,3 +72,36 @@ def indexer_slot(ctx: CheckContext) -> None:
     if highest is not None and slot < highest:
         ctx.fail("Indexer slot behind answers", expected=f"a slot ≥ {highest} (the highest context.slot seen)",
                  received=slot, answer=answer, path=member("result"))
+
+
+SAMPLES = 8
+"""Pairs (a state answer, then getIndexerSlot) asked in order on one connection to judge the pattern."""
+
+
+@check("health.slot-behind-answers", clauses=("4.2-M19", "2.2-R1"),
+       description="getIndexerSlot asked right after a state answer is never below that answer's context.slot, "
+                   "in every one of several samples asked in order")
+def slot_behind_answers(ctx: CheckContext) -> None:
+    """§2.2: `context.slot` is the slot an answer was computed at; §4.2 #19: getIndexerSlot is the slot of the
+    last block indexed. An answer computed at a slot the indexer says, a moment later, it has not indexed
+    contradicts both. One such pair may be a race behind a load balancer (health.slot reports it as observed
+    practice); the same contradiction in every sample, asked one after the other, is not a race: FAIL."""
+    behind = []
+    for _ in range(SAMPLES):
+        state = ctx.call("getLatestCompressionSignatures", {"limit": 1})
+        slot = ctx.call("getIndexerSlot")
+        if state.context_slot is None or type(slot.result) is not int:
+            raise Skip("no context.slot and integer slot to compare (schema.context-slot and health.slot say why)")
+        ctx.examined("pairs")
+        if slot.result < state.context_slot:
+            behind.append((state.context_slot, slot.result, slot))
+    if len(behind) == SAMPLES:
+        first_context, first_slot, answer = behind[0]
+        ctx.fail("Indexer slot behind its own answers", expected=f"a slot ≥ {first_context}, the context.slot of the "
+                 "answer just before it", received=first_slot, answer=answer, path=member("result"),
+                 detail={"samples behind": f"{len(behind)} of {SAMPLES}"})
+    if behind:  # some, not all: a race is possible, so observed practice only
+        first_context, first_slot, answer = behind[0]
+        ctx.defer(CheckFailure("Indexer slot behind an answer in some samples", expected=f"a slot ≥ {first_context}",
+                               received=first_slot, answer=answer, method=answer.method, path=member("result"),
+                               basis=Basis.OBSERVED, detail={"samples behind": f"{len(behind)} of {SAMPLES}"}))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.context import Answer, CheckContext, answer_value
-from harness.core.failures import ReadingFailure, Skip
+from harness.core.failures import CheckFailure, ReadingFailure, Skip
 from harness.core.model import Basis
 from harness.core.paths import result_value
 from harness.core.registry import check
@@ -95,8 +95,26 @@ def _accepted(ctx: CheckContext, method: Method, params: dict[str, Any], hashes:
     return (combined, "required") if combined.has_result else (answer, "optional")
 
 
+def _combined(ctx: CheckContext, method: Method, tree: str, count: int, hashes: list[str]) -> None:
+    """The same count beside one live account's hash (a combined proof): §8 bounds each list on its own."""
+    answer = ctx.call(method.name, {"hashes": hashes[:1], "newAddressesWithTrees": _addresses(ctx, tree, count)})
+    if answer.has_result:
+        ctx.examined("counts")
+    elif not _gone(ctx, hashes[:1]):
+        ctx.defer(CheckFailure(f"{count} new addresses refused beside a hash", expected=f"a combined proof for one "
+                               f"account and {count} new addresses in tree {tree}", received=answer_value(answer),
+                               answer=answer, method=method.name, path=outcome_path(answer)))
+
+
+def _element_read(ctx: CheckContext, element: dict) -> None:
+    """New addresses proven show the element shape the target reads (ambiguity new-address-element)."""
+    amb = ctx.contract.ambiguity("new-address-element")
+    ctx.observe(amb.id, ctx.contract.readings_followed(amb.id, element, amb.definition))
+
+
 @check("limits.validity-addresses", clauses=("8-L2", "4.3-R2", "4.3-P2", "7-C2"),
-       description="getValidityProof accepts 1 or 2 new addresses in the target's address tree and refuses 3",
+       description="getValidityProof accepts 1 or 2 new addresses in the target's address tree, alone and beside a "
+                   "live account's hash, and refuses 3",
        methods=lambda m: m.limit_for("newAddressesWithTrees") is not None)
 def validity_addresses(ctx: CheckContext, method: Method) -> None:
     limit = method.limit_for("newAddressesWithTrees")
@@ -112,8 +130,11 @@ def validity_addresses(ctx: CheckContext, method: Method) -> None:
             ctx.fail(f"{count} new addresses refused", expected=f"a proof for {count} new addresses in tree {tree}",
                      received=answer_value(answer), answer=answer, path=outcome_path(answer))
         ctx.observe("validity-hashes-required", (reading,))
+        _element_read(ctx, answer.params["newAddressesWithTrees"][0])
         ctx.examined("counts")
         beside = {"hashes": hashes[:1]} if reading == "required" else beside
+        if hashes and reading == "optional":
+            _combined(ctx, method, tree, count, hashes)
     for count in (n for n in outside if n > max(inside)):  # a count of 0 is the empty list: an ambiguity
         params = {**beside, "newAddressesWithTrees": _addresses(ctx, tree, count)}  # refused for its count alone
         expect_refusal(ctx, ctx.call(method.name, params), f"{count} new addresses")

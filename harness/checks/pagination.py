@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 
 from harness.context import Answer, CheckContext, answer_value
-from harness.core.failures import Skip
+from harness.core.failures import NotApplicable, Skip
 from harness.core.model import Basis
 from harness.core.paths import BODY, result_value
 from harness.core.registry import check
 from harness.discover import LIST_LIMIT
 from harness.judging.answers import outcome_path
 from harness.judging.pages import Walk, item_key, items_of, partly, shown, walk_pages
+from harness.judging.param_walks import walk_each_param, walked_with_params
 from harness.judging.samples import sample_params
 from schema import Method
 
@@ -124,7 +125,8 @@ def _compare(ctx: CheckContext, method: Method, params: dict, reference: Walk, s
     walk = walk_pages(ctx, method, params, size=size, max_pages=max_pages, empty_ends=False)
     _judge_pages(ctx, walk, size)
     if walk.cursorless:
-        raise Skip(f"{method.name} answers carry no cursor (ambiguity latest-nonvoting-cursor)")
+        raise NotApplicable(f"{method.name} answers carry no cursor (ambiguity latest-nonvoting-cursor): no page "
+                            "to walk")
     duplicated = len(set(walk.keys)) != len(walk.keys)
     difference = _difference(walk, expected, whole)
     if (duplicated or difference) and _moved(ctx, method, params, reference):
@@ -161,6 +163,17 @@ def pagination_walk(ctx: CheckContext, method: Method) -> None:
         _compare(ctx, method, params, reference, size, math.ceil(count / size) + 2)
 
 
+@check("pagination.walk-with-params", clauses=("4.1-R8",),
+       description="Walking with the returned cursor, with each optional param (mint, dataSlice, filters) given, "
+                   "yields the unpaged list of the same params, item for item",
+       methods=walked_with_params)
+def walk_with_params(ctx: CheckContext, method: Method) -> None:
+    """The pages a cursor fetches continue the list the same request answers unpaged (§4.1), whatever the
+    optional params mean: fails when a param (`mint`, `filters`, `dataSlice`) honoured unpaged is dropped, or
+    changed, on the pages that follow (`harness.judging.param_walks`)."""
+    walk_each_param(ctx, method)
+
+
 @check("pagination.null-cursor-at-end", clauses=("4.1-R8",),
        description="A null cursor comes only when no results remain (§4.1); observed practice also gives one on "
                    "a page shorter than its limit",
@@ -173,7 +186,8 @@ def null_cursor_at_end(ctx: CheckContext, method: Method) -> None:
     items = items_of(method, answer.value)
     cursor_key = method.pagination.cursor
     if cursor_key not in answer.value and not method.pagination.cursor_shown:
-        raise Skip(f"{method.name} answers carry no cursor (ambiguity latest-nonvoting-cursor)")
+        raise NotApplicable(f"{method.name} answers carry no cursor (ambiguity latest-nonvoting-cursor): no page "
+                            "to walk")
     if len(items) >= 2:
         _no_early_null(ctx, method, params)
     if len(items) < LIST_LIMIT:

@@ -12,15 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from harness.context import Answer, CheckContext, answer_value, describe
-from harness.core.failures import Skip
+from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis
 from harness.core.paths import result_value
 from harness.core.registry import check
 from harness.generate import NoValidParams, drawn, invalid_base58, invalid_params, valid_params
 from harness.judging.answers import outcome_path
 from harness.judging.refusals import expect_refusal, formal_params
-from harness.judging.samples import key_kind
 from harness.target import OMIT
+from harness.verify.addresses import address_tree
 from ledger_crypto import b58encode
 from schema import Method
 from schema.jsonio import dumps
@@ -142,7 +142,7 @@ def generated_valid(ctx: CheckContext, method: Method) -> None:
     keys = {kind: [k for k in values if not (kind == "hashes" and k in closed)]
             for kind, values in ctx.keys.lists.items()}
     try:
-        strategy = valid_params(method, keys, key_for=key_kind)
+        strategy = valid_params(method, keys)
     except NoValidParams as missing:
         raise Skip(missing.reason) from None
     validator = ctx.contract.params_validator(method.name)
@@ -203,14 +203,33 @@ def validity_unknown(ctx: CheckContext, method: Method) -> None:
 
 
 @check("params.validity-consumed-account", clauses=("4.3-R3", "4.3-R4", "3.2-R3", "7-C2"),
-       description="getValidityProof for a consumed (closed) account fails",
+       description="getValidityProof fails for a consumed (closed) account wherever the request names it: alone, "
+                   "after a live account, and beside a new address",
        methods=lambda m: _rule(m, "account-consumed") is not None)
 def validity_consumed(ctx: CheckContext, method: Method) -> None:
     closed = ctx.keys["closed_hashes"]
     if not closed:
         raise Skip("no closed account discovered")
-    expect_refusal(ctx, ctx.call(method.name, {"hashes": [closed[0]]}), "Proof of a consumed account",
-                   f"account {closed[0]} was consumed (§4.3 rules 3 and 4)")
+    for params, where in _consumed_requests(ctx, closed[0]):
+        try:
+            expect_refusal(ctx, ctx.call(method.name, params), "Proof of a consumed account",
+                           f"account {closed[0]} was consumed (§4.3 rules 3 and 4), named {where}")
+        except CheckFailure as failure:
+            ctx.defer(failure)
+
+
+def _consumed_requests(ctx: CheckContext, consumed: str) -> list[tuple[dict, str]]:
+    """The consumed account alone, second after a live one, and in a combined proof with a new address: a
+    server that checks one path only (the first hash, inclusion proofs only) shows on another."""
+    requests = [({"hashes": [consumed]}, "alone")]
+    live = [key for key in ctx.keys["hashes"] if key not in set(ctx.keys["closed_hashes"])]
+    if live:
+        requests.append(({"hashes": [live[0], consumed]}, "after a live account"))
+    tree = address_tree(ctx)
+    if tree is not None:
+        requests.append(({"hashes": [consumed], "newAddressesWithTrees": [{"address": ctx.fresh_pubkey(),
+                                                                            "tree": tree}]}, "beside a new address"))
+    return requests
 
 
 def _null_value(result: Any) -> bool:

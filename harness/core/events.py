@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from harness.core.model import CheckResult, RunResult
 
-__all__ = ["CheckFinished", "CheckStarted", "Event", "PhaseStarted", "RunFinished", "RunStarted"]
+__all__ = ["CheckFinished", "CheckStarted", "Event", "PhaseStarted", "RunFinished", "RunStarted", "TargetThrottled"]
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,17 @@ class CheckFinished:
 
 
 @dataclass(frozen=True)
+class TargetThrottled:
+    """The target has answered HTTP 429 (rate limited) `answers` times in `requests` requests so far: the
+    run slows down with it, and the person running it should know why, and about `--rate`."""
+
+    answers: int
+    requests: int
+
+
+@dataclass(frozen=True)
 class RunFinished:
     result: RunResult
 
 
-Event = RunStarted | PhaseStarted | CheckStarted | CheckFinished | RunFinished
+Event = RunStarted | PhaseStarted | CheckStarted | CheckFinished | TargetThrottled | RunFinished

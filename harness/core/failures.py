@@ -21,8 +21,8 @@ from typing import Any, ClassVar
 
 from harness.core.model import KINDS, Basis, FailureKind, Status
 
-__all__ = ["KINDS", "CheckFailure", "DifferenceFailure", "FailureKind", "Mismatch", "ReadingFailure", "SchemaViolation",
-           "Skip"]
+__all__ = ["KINDS", "CheckFailure", "DifferenceFailure", "FailureKind", "Mismatch", "NotApplicable", "ReadingFailure",
+           "SchemaViolation", "Skip"]
 
 
 class CheckFailure(AssertionError):
@@ -95,8 +95,16 @@ class DifferenceFailure(CheckFailure):
 
 
 class Skip(Exception):
-    """Nothing to examine (no key discovered, a method not applicable); the reason is reported."""
+    """Nothing (more) to examine: no key discovered, a count the keys cannot fill; the reason is reported.
+
+    Raised before the check examined anything, the check is SKIP; after, what it skipped is reported
+    as the part of its work it did not reach (`CheckResult.not_reached`)."""
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
         super().__init__(reason)
+
+
+class NotApplicable(Skip):
+    """The check cannot apply to this run's mode (a scenario check without a scenario, the mirror with one):
+    the check is N/A, which says nothing of the target and never gates."""

@@ -9,9 +9,12 @@ from typing import Any
 import yaml
 
 from harness.core.errors import ConfigError
+from ledger_crypto import b58decode
 
 __all__ = ["KEY_KINDS", "Keys", "load_keys_file"]
 
+SIGNATURE_KINDS = frozenset({"signatures", "failed_signatures"})
+"""Kinds whose keys are 64-byte transaction signatures; every other kind holds 32-byte keys and hashes."""
 KEY_KINDS = ("signatures", "hashes", "addresses", "owners", "token_owners", "mints", "delegates", "trees",
              "closed_hashes", "closed_addresses", "failed_signatures")
 
@@ -57,5 +60,11 @@ def load_keys_file(path: Path) -> Keys:
     for kind, values in data.items():
         if kind not in KEY_KINDS or not isinstance(values, list) or not all(isinstance(v, str) for v in values):
             raise ConfigError(f"{path}: {kind!r} must be one of {', '.join(KEY_KINDS)} with a list of strings")
+        size = 64 if kind in SIGNATURE_KINDS else 32
+        for value in values:
+            try:
+                b58decode(value, length=size)
+            except ValueError:
+                raise ConfigError(f'{path}: {kind}: "{value}" is not a base58 key of {size} bytes') from None
         keys.add(kind, *values)
     return keys

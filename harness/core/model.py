@@ -18,12 +18,16 @@ __all__ = ["KINDS", "BaselineEntry", "Basis", "CheckResult", "FailureKind", "Fin
 class Status(StrEnum):
     """A verdict; `rank` orders them from harmless to blocking.
 
+    N/A is a check that cannot apply to the run's mode (the scenario differential without a
+    scenario, the mirror with one, a rule about HTTP 429 bodies when no 429 came): it says nothing
+    of the target and never gates. SKIP is a check that could have applied and examined nothing.
     Two are not verdicts on the target's conformance: UNVERIFIED (something the kit could not
     verify, such as a null proof) and ERROR (the kit itself failed on a check: a bug of the kit,
     never a FAIL of the target). Neither ever fails the gate; an ERROR makes the run inconclusive.
     """
 
     PASS = "PASS"
+    NOT_APPLICABLE = "N/A"
     SKIP = "SKIP"
     UNVERIFIED = "UNVERIFIED"
     INFO = "INFO"
@@ -42,8 +46,8 @@ class Status(StrEnum):
         return ranked[-1] if ranked else (default or cls.PASS)
 
 
-_RANKS = {Status.PASS: 0, Status.SKIP: 1, Status.UNVERIFIED: 2, Status.INFO: 3, Status.AMBIGUOUS: 4, Status.WARN: 5,
-          Status.ERROR: 6, Status.FAIL: 7}
+_RANKS = {Status.PASS: 0, Status.NOT_APPLICABLE: 1, Status.SKIP: 2, Status.UNVERIFIED: 3, Status.INFO: 4,
+          Status.AMBIGUOUS: 5, Status.WARN: 6, Status.ERROR: 7, Status.FAIL: 8}
 GATES = (Status.FAIL, Status.WARN, Status.AMBIGUOUS, Status.INFO, Status.SKIP)
 """Statuses a gate can be set at (`--fail-on`); ERROR and UNVERIFIED never gate."""
 
@@ -158,7 +162,8 @@ _INDICES = re.compile(r"\[\d+\]")
 
 @dataclass(frozen=True)
 class Observation:
-    """Which reading of an ambiguity a target's answers were consistent with, and how often."""
+    """Which reading of an ambiguity a target's answers were consistent with, and how often; a run
+    records one for every point, saying why when nothing it saw told the reading."""
 
     ambiguity: str
     clause: str
@@ -166,6 +171,9 @@ class Observation:
     observed_practice: str
     counts: dict[str, int]
     answers: int
+    reason: str | None = None
+    """Why no answer of the run showed a reading (what it takes, and what became of the checks that look
+    for it); None when answers did."""
 
     @property
     def readings(self) -> tuple[str, ...]:
@@ -208,6 +216,11 @@ class CheckResult:
     """The methods on which the check examined something; the others it did not reach."""
     basis: Basis = Basis.SPEC
     """What the check's rule rests on (a finding may name another, for a sub-rule resting elsewhere)."""
+    not_applicable: str | None = None
+    """Why the check cannot apply to this run's mode (it is then N/A, unless it examined something)."""
+    unreached: list[str] = field(default_factory=list)
+    """What the check could not reach after examining some of its work (a count needing more accounts
+    than discovered, a list longer than its bound): a PASS with these is partial, and every report says so."""
 
     @property
     def examined_total(self) -> int:
@@ -219,10 +232,28 @@ class CheckResult:
             return Status.worst(f.status for f in self.findings)
         if self.incomplete:
             return Status.SKIP  # cut short: what did not run cannot count as a pass
-        return Status.PASS if self.examined_total else Status.SKIP
+        if self.examined_total:
+            return Status.PASS
+        return Status.NOT_APPLICABLE if self.not_applicable else Status.SKIP
+
+    @property
+    def not_reached(self) -> list[str]:
+        """What a check that examined something could not reach: the parts of its work it skipped (a method
+        with no key discovered, a count needing more accounts) and what its bounds left out."""
+        if not self.examined_total:
+            return []
+        return sorted(set(self.skipped)) + list(dict.fromkeys(self.unreached))
+
+    @property
+    def partial(self) -> bool:
+        """A PASS over part of the check's work: `not_reached` says what it did not reach."""
+        return self.status is Status.PASS and bool(self.not_reached)
 
     @property
     def skip_reason(self) -> str | None:
+        """Why the check examined nothing: why it could not apply (N/A), or what kept it from its work (SKIP)."""
+        if self.status is Status.NOT_APPLICABLE:
+            return self.not_applicable
         if self.status is not Status.SKIP:
             return None
         reasons = sorted(set(self.skipped)) + ([self.incomplete] if self.incomplete else [])
@@ -240,6 +271,8 @@ class RunResult:
     started: str
     duration: float = 0.0
     requests: int = 0
+    throttled: int = 0
+    """HTTP 429 answers (rate limited) received in the run, retried or not."""
     checks: list[CheckResult] = field(default_factory=list)
     discovered: dict[str, list[str]] = field(default_factory=dict)
     observations: list[Observation] = field(default_factory=list)
@@ -284,11 +317,16 @@ class RunResult:
                 and f.status not in (Status.ERROR, Status.UNVERIFIED)]
 
     def gate(self, threshold: Status = Status.FAIL) -> bool:
-        """True when no finding outside the baseline is at or above the threshold (and, with a SKIP
-        threshold, no check was skipped): the target passes what was examined."""
-        if threshold is Status.SKIP and any(c.status is Status.SKIP for c in self.checks):
-            return False
+        """True when no finding outside the baseline is at or above the threshold: the target passes what
+        was examined. (A SKIP threshold also wants every check that could apply to have examined something:
+        `unexamined` says which did not, and they make the run inconclusive, not failed.)"""
         return not self.blocking(threshold)
+
+    def unexamined(self, threshold: Status = Status.FAIL) -> list[CheckResult]:
+        """Under a SKIP threshold, the checks that could have applied and examined nothing; else none."""
+        if threshold is not Status.SKIP:
+            return []
+        return [check for check in self.checks if check.status is Status.SKIP]
 
     def exit_code(self, threshold: Status = Status.FAIL) -> int:
         """What `csi run` (and `csi report merge`, and the pytest plugin) ends with.
@@ -305,7 +343,7 @@ class RunResult:
             return 1
         if self.kit_errors():
             return 4
-        if self.stopped or self.inconclusive or self.precondition:
+        if self.stopped or self.inconclusive or self.precondition or self.unexamined(threshold):
             return 3
         return 0
 
@@ -316,6 +354,7 @@ class RunResult:
             return "not run"
         if not self.gate(threshold):
             return "not conformant"
-        if self.interrupted or self.stopped or self.inconclusive or self.precondition or self.kit_errors():
+        if (self.interrupted or self.stopped or self.inconclusive or self.precondition or self.kit_errors()
+                or self.unexamined(threshold)):
             return "inconclusive"
         return "conformant"

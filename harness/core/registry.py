@@ -23,8 +23,8 @@ from schema import Contract, ContractError, Method
 
 __all__ = ["FAMILIES", "REGISTRY", "CheckSpec", "Registry", "answer_check", "check"]
 
-FAMILIES = ("envelope", "transport", "schema", "params", "limits", "pagination", "consistency", "crypto", "health",
-            "differential")
+FAMILIES = ("envelope", "transport", "schema", "params", "limits", "pagination", "consistency", "crypto", "onchain",
+            "health", "differential")
 """The families in the order a run executes them."""
 
 MethodSelector = Callable[[Method], bool]
@@ -43,6 +43,9 @@ class CheckSpec:
     kind: Literal["active", "answer"]
     function: Callable[..., Any]
     methods: MethodSelector | None = None
+    only_when: str | None = None
+    """For an answer check that judges answers of one sort only (HTTP 429 and 500 bodies): that sort, in words.
+    A run in which none came makes the check N/A rather than SKIP."""
 
     def applies_to(self, method: Method) -> bool:
         return self.methods is None or self.methods(method)
@@ -65,13 +68,14 @@ class Registry:
         return self._decorator(check_id, tuple(clauses), basis, description, "active", methods)
 
     def answer_check(self, check_id: str, *, clauses: Iterable[str], basis: Basis = Basis.SPEC,
-                     description: str) -> Callable:
-        """Register a check run on every answer of the run."""
-        return self._decorator(check_id, tuple(clauses), basis, description, "answer", None)
+                     description: str, only_when: str | None = None) -> Callable:
+        """Register a check run on every answer of the run (`only_when`: see `CheckSpec.only_when`)."""
+        return self._decorator(check_id, tuple(clauses), basis, description, "answer", None, only_when)
 
-    def _decorator(self, check_id, clauses, basis, description, kind, methods) -> Callable:
+    def _decorator(self, check_id, clauses, basis, description, kind, methods, only_when=None) -> Callable:
         def register(function: Callable) -> Callable:
-            self.add(CheckSpec(check_id, check_id.split(".")[0], clauses, basis, description, kind, function, methods))
+            self.add(CheckSpec(check_id, check_id.split(".")[0], clauses, basis, description, kind, function, methods,
+                               only_when))
             return function
 
         return register

@@ -28,7 +28,8 @@ from harness.differential.compare import canonical
 from ledger_crypto import b58encode
 from schema import Contract
 
-__all__ = ["ALLOWED", "IGNORED", "NORMALIZERS", "READINGS", "READING_MEMBERS", "Normalizer", "comparable", "normalize"]
+__all__ = ["ALLOWED", "IGNORED", "NORMALIZERS", "READINGS", "READING_MEMBERS", "Normalizer", "blank_tree_history",
+           "comparable", "normalize"]
 
 IGNORED = "<ignored>"
 """What an ignored value (a message, a slot, a cursor) is replaced with, on both sides."""
@@ -337,6 +338,32 @@ def _proof_bytes(contract: Contract, method: str, value: dict) -> bool:
         proof["compressedProof"] = IGNORED
         return True
     return False
+
+
+HISTORY_MEMBERS = {"getValidityProof": ("roots", "rootIndices"),
+                   "getMultipleNewAddressProofs": ("root", "rootSeq", "proof", "lowerRangeAddress",
+                                                   "higherRangeAddress", "lowElementLeafIndex", "nextIndex")}
+"""Per proof method, the members a tree's whole history decides (of each element of that tree)."""
+
+
+def blank_tree_history(method: str, value: dict, trees: frozenset[str]) -> set[str]:
+    """Ignore, in a proof answer, what the history of `trees` decides (roots, root indices, a new-address
+    proof's range and path): for trees a reference saw only part of. The trees blanked in it."""
+    members, proof = HISTORY_MEMBERS.get(method), _state_value(value)
+    blanked: set[str] = set()
+    if not members or not trees:
+        return blanked
+    if method == "getMultipleNewAddressProofs" and isinstance(proof, list):
+        for item in (item for item in proof if isinstance(item, dict) and item.get("merkleTree") in trees):
+            item.update({name: IGNORED for name in members if name in item})
+            blanked.add(item["merkleTree"])
+    elif isinstance(proof, dict) and isinstance(proof.get("merkleTrees"), list):
+        for i, tree in enumerate(proof["merkleTrees"]):
+            for name in (name for name in members if tree in trees and isinstance(proof.get(name), list)):
+                if i < len(proof[name]):
+                    proof[name][i] = IGNORED
+                    blanked.add(tree)
+    return blanked
 
 
 ALLOWED: tuple[Normalizer, ...] = (

@@ -34,7 +34,16 @@ from harness.context import Answer, CheckContext, describe
 from harness.core.failures import DifferenceFailure, Skip
 from harness.core.model import Basis
 from harness.differential.compare import Difference, differences, json_path, sides
-from harness.differential.normalize import ALLOWED, NORMALIZERS, READING_MEMBERS, READINGS, comparable, normalize
+from harness.differential.normalize import (
+    ALLOWED,
+    NORMALIZERS,
+    READING_MEMBERS,
+    READINGS,
+    blank_tree_history,
+    comparable,
+    normalize,
+)
+from harness.judging.pages import partly
 from harness.target import NOT_JSON, OMIT
 from schema import Contract, Method
 
@@ -158,6 +167,7 @@ def judge(ctx: CheckContext, replay: Replay, *, basis: Basis, clauses: tuple[str
     r_read, r_applied = normalize(contract, replay.method, replay.reference.body, READINGS)
     t_norm, t_allowed = _normalized(contract, replay.method, t_read)
     r_norm, r_allowed = _normalized(contract, replay.method, r_read)
+    _without_partial_history(ctx, replay.method, t_norm, r_norm)
     found = differences(t_norm, r_norm)
     if replay.target.pages > 1 or replay.reference.pages > 1:
         ctx.examined("pages", replay.target.pages)
@@ -201,6 +211,16 @@ def _explained(difference: Difference, gaps: list[str], outcome_differs: bool) -
 
 
 _INDEX = re.compile(r"\[\+?\d+\]")
+
+
+def _without_partial_history(ctx: CheckContext, method: str, target: dict, reference: dict) -> None:
+    """A tree the reference saw only part of (a slice from mid-chain) has no true roots there: what its history
+    decides is not compared, on either side, and the check says so."""
+    trees = ctx.reference_partial_trees
+    blanked = blank_tree_history(method, target, trees) | blank_tree_history(method, reference, trees)
+    for tree in sorted(blanked):
+        partly(ctx, f"roots of tree {tree} not compared: the reference's ledger holds only part of its history "
+                    "(a slice that starts mid-chain)")
 
 
 def _normalized(contract: Contract, method: str, value: dict) -> tuple[dict, tuple[str, ...]]:

@@ -90,6 +90,13 @@ def _url(text: str) -> str:
     return text
 
 
+def _existing_folder(text: str) -> Path:
+    path = Path(text).expanduser()
+    if not path.is_dir():
+        raise ValueError(f"{text}: no such folder")
+    return path
+
+
 def _existing_file(text: str) -> Path:
     path = Path(text).expanduser()
     if not path.is_file():
@@ -146,6 +153,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("ledger", "SOURCE", "the ledger the target indexed, in one string: file:PATH[,PATH…], URL#slots=A..B "
            "or chain:DIR; the reference indexes it too and the target must answer exactly as it does",
            LedgerSource.parse),
+    Option("chain", "DIR", "a chain written by `csi chain generate` that the target indexed: the reference indexes "
+           "it too, the target must answer exactly as it does, and the onchain checks put the target's proofs "
+           "before Light's programs over it", _existing_folder),
     Option("baseline", "FILE", "known findings (YAML or JSON list of {check, method, title}, or a report.json): "
            "reported, not gated", _existing_file),
     Option("shard", "I/N", "run shard I of N (a split by a hash of check and method names); "
@@ -177,7 +187,8 @@ class RunOptions:
     fail_on: Status = Status.FAIL
     scenario: str | None = None
     ledger: LedgerSource | None = None
-    """The ledger slice the reference indexes and the target must answer exactly as (`--ledger-rpc`, `--slots`)."""
+    """The ledger the reference indexes and the target must answer exactly as (`--ledger-rpc` and `--slots`,
+    `--ledger`, or `--chain DIR`, which is `LedgerSource.chain(DIR)`)."""
     baseline: Path | None = None
     shard: Shard | None = None
     config: Path | None = None
@@ -206,6 +217,11 @@ class RunOptions:
 
     @classmethod
     def _checked(cls, values: dict[str, Any]) -> RunOptions:
+        chain = values.pop("chain", None)
+        if chain is not None:
+            if values.get("ledger") is not None or values.get("scenario") or values.get("ledger_rpc"):
+                raise UsageError("--chain names the ledger: not with --ledger, --ledger-rpc or --scenario")
+            values["ledger"] = LedgerSource.chain(chain)
         rpc, slots = values.pop("ledger_rpc", None), values.pop("slots", None)
         if (rpc or slots) and (not (rpc and slots) or values.get("scenario") or values.get("ledger")):
             raise UsageError("--ledger-rpc and --slots go together, and not with --scenario or --ledger")

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import harness.checks  # noqa: F401  (registers the catalogue: a run over the default registry runs it all)
 from harness.context import Answer, CheckContext
 from harness.core.baseline import apply_baseline
 from harness.core.errors import PreconditionUnmet, TargetError
 from harness.core.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
-from harness.core.failures import CheckFailure, Skip
+from harness.core.failures import CheckFailure, NotApplicable, Skip
 from harness.core.keys import Keys
 from harness.core.model import BaselineEntry, Basis, CheckResult, Finding, Observation, RunResult, Status
 from harness.core.profile import Profile
@@ -28,6 +29,7 @@ from harness.discover import discover
 from harness.engine.shard import Shard
 from harness.target import NOT_JSON, Exchange, Target
 from schema import Contract
+from schema.jsonio import dumps
 
 __all__ = ["RunConfig", "run"]
 
@@ -55,6 +57,11 @@ class RunConfig:
     placeholder_proofs: bool = False
     """The target is the bundled reference serving placeholder proofs (no prover installed): its proofs are
     reported UNVERIFIED with how to get real ones, never judged as a vendor's would be."""
+    chain: Any = None
+    """The chain the target indexed (`--chain`), replayed into LiteSVM (a `ledger_chain.Chain`): the onchain checks
+    put the target's proofs before Light's programs over it. None without one."""
+    reference_partial_trees: frozenset[str] = frozenset()
+    """Trees of which the reference saw only part (a ledger slice from mid-chain): no root of them is compared."""
 
 
 def run(target: Target, config: RunConfig, *, contract: Contract | None = None, registry: Registry = REGISTRY,
@@ -85,9 +92,17 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
             results[spec.id].methods.add(answer.method)
             _guarded(ctx, spec, results[spec.id], lambda s=spec: s.function(ctx, answer), answer.method)
 
+    def on_failure_body(ctx: CheckContext, answer: Answer) -> None:
+        """A 429 the client retried after: judged by the checks of failure bodies only (§7)."""
+        for spec in answer_specs:
+            if spec.only_when and (not methods or answer.method in methods):
+                _guarded(ctx, spec, results[spec.id], lambda s=spec: s.function(ctx, answer), answer.method)
+
     ctx = CheckContext(contract, config.profile, target, config.keys or Keys(), config.seed, on_answer,
                        config.max_requests, reference=reference, scenario=config.scenario, cases=config.cases,
-                       placeholder_proofs=config.placeholder_proofs)
+                       placeholder_proofs=config.placeholder_proofs, chain=config.chain,
+                       reference_partial_trees=config.reference_partial_trees,
+                       on_failure_body=on_failure_body, notify=on_event)
     started = time.monotonic()
     on_event(RunStarted(total=len(specs), answer_checks=len(answer_specs)))
     try:
@@ -109,15 +124,18 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
                 _run_active(ctx, spec, results[spec.id], methods, config.shard)
                 on_event(CheckFinished(results[spec.id]))
         for spec in answer_specs if specs else ():
+            if spec.only_when and not results[spec.id].examined_total:
+                results[spec.id].not_applicable = f"this run had no {spec.only_when} to judge"
             on_event(CheckFinished(results[spec.id]))  # an answer check's status is final only now
     except KeyboardInterrupt:
         outcome.interrupted = True
     outcome.duration = time.monotonic() - started
     outcome.requests = target.requests_sent
+    outcome.throttled = target.throttled
     outcome.checks = list(results.values())
     outcome.discovered = ctx.keys.summary()
     outcome.stopped = ctx.stopped
-    outcome.observations = _observations(ctx)
+    outcome.observations = _observations(ctx, outcome.checks)
     outcome.notes += ctx.notes
     outcome.scenario = config.scenario if reference is not None else None
     outcome.inconclusive += _inconclusive(ctx, outcome)
@@ -145,6 +163,24 @@ def _preflight(ctx: CheckContext) -> None:
         given = "the API key given was refused" if ctx.target.api_key else "no API key was given"
         raise PreconditionUnmet(f"the target answers HTTP {exchange.status} to getIndexerSlot: {given}; "
                                 "check the key (--api-key or $CSI_API_KEY)")
+    if not _json_rpc_like(exchange):
+        raise PreconditionUnmet(f"getIndexerSlot got no JSON-RPC answer ({_what_came(exchange)}): is "
+                                f"{ctx.target.redactor.url(ctx.target.base_url)} the indexer's JSON-RPC URL?")
+
+
+def _json_rpc_like(exchange: Exchange) -> bool:
+    """Whether an answer could come from an indexer: a JSON-RPC object, or §7's `{error: string}` body."""
+    body = exchange.json
+    return isinstance(body, dict) and bool({"jsonrpc", "result", "error"} & set(body))
+
+
+def _what_came(exchange: Exchange) -> str:
+    """What came back, in a few words: the status, and the body's first characters or its kind."""
+    kind = exchange.headers.get("content-type", "no content type").split(";")[0]
+    if exchange.json is NOT_JSON:
+        head = " ".join(exchange.body[:80].decode("utf-8", "replace").split())
+        return f"HTTP {exchange.status}, {kind} beginning {head}" if head else f"HTTP {exchange.status}, an empty body"
+    return f"HTTP {exchange.status}, JSON that is no JSON-RPC answer: {dumps(exchange.json)[:80]}"
 
 
 def _discover(ctx: CheckContext) -> None:
@@ -185,11 +221,26 @@ def _caught_up(ctx: CheckContext) -> None:
         raise PreconditionUnmet(f"getIndexerSlot gave no integer slot, so the harness cannot tell whether the "
                                 f"target has indexed scenario {ctx.scenario} (last slot {expected})")
     if slot < expected:
-        raise PreconditionUnmet(f"the target has indexed up to slot {slot}, but scenario {ctx.scenario} ends at "
-                                f"slot {expected}: load the scenario and wait until the target has caught up")
+        what, advice = _behind(ctx)
+        raise PreconditionUnmet(f"the target has indexed up to slot {slot}, but {what} ends at slot {expected}: "
+                                f"{advice}")
     if slot > expected:
         ctx.notes.append(f"the target is at slot {slot}, past the scenario's last slot {expected}: "
                          "later transactions can show up as differences")
+    if ctx.reference_partial_trees:
+        ctx.notes.append(f"the {ctx.scenario} starts mid-chain (trees {', '.join(sorted(ctx.reference_partial_trees))} "
+                         "hold leaves it never saw): it is compared with a target that indexed the same slice, and "
+                         "no root of those trees is compared")
+
+
+def _behind(ctx: CheckContext) -> tuple[str, str]:
+    """What a target behind the reference has not finished indexing, and what to do about it."""
+    if ctx.chain is not None:
+        return "the chain", ("point the indexer at `csi chain serve` over it and wait until it has indexed its "
+                             "last block")
+    if (ctx.scenario or "").startswith("ledger "):
+        return f"the {ctx.scenario}", "wait until the target has indexed all of it"
+    return f"scenario {ctx.scenario}", "load the scenario and wait until the target has caught up"
 
 
 def _run_active(ctx: CheckContext, spec: CheckSpec, result: CheckResult, methods: set[str],
@@ -220,6 +271,8 @@ def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Call
         body()
     except CheckFailure as failure:
         _record(result, _finding(ctx, spec, failure, method))
+    except NotApplicable as reason:
+        result.not_applicable = reason.reason
     except Skip as skip:
         result.skipped.append(skip.reason)
     except KeyboardInterrupt:
@@ -286,15 +339,29 @@ def _response_of(exchange: Exchange | None) -> object:
     return exchange.json
 
 
-def _observations(ctx: CheckContext) -> list[Observation]:
-    """Which readings the target's answers followed, for every ambiguity an answer touched."""
+def _observations(ctx: CheckContext, checks: list[CheckResult]) -> list[Observation]:
+    """Which readings the target's answers followed, for every ambiguity point of the contract; a point
+    no answer touched says so, with what it takes and what became of the checks that look for it."""
+    ran = {check.check_id: check for check in checks}
     observations = []
-    for amb_id, counts in sorted(ctx.readings_seen.items()):
-        amb = ctx.contract.ambiguity(amb_id)
+    for amb in sorted(ctx.contract.ambiguities.values(), key=lambda amb: amb.id):
+        counts = ctx.readings_seen.get(amb.id, {})
+        answers = ctx.answers_seen.get(amb.id, 0)
+        reason = None if answers else (f"not exercised by this run: it takes {amb.evidence}, and none came ("
+                                       + "; ".join(_looked(ran.get(check_id), check_id) for check_id in amb.checks)
+                                       + ")")
         observations.append(Observation(amb.id, amb.clause, amb.question, amb.observed,
-                                        {name: counts.get(name, 0) for name in amb.readings},
-                                        ctx.answers_seen.get(amb_id, 0)))
+                                        {name: counts.get(name, 0) for name in amb.readings}, answers, reason))
     return observations
+
+
+def _looked(check: CheckResult | None, check_id: str) -> str:
+    """What became of one check that looks for a point's evidence, in a few words."""
+    if check is None:
+        return f"{check_id} was not run"
+    if check.status in (Status.SKIP, Status.NOT_APPLICABLE):
+        return f"{check_id} {check.status.value}: {check.skip_reason}"
+    return f"{check_id} ran and saw none"
 
 
 MAX_EXAMPLES = 3

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.core.baseline import load_baseline
-from harness.core.errors import CsiError, UsageError
+from harness.core.errors import ConfigError, CsiError, UsageError
 from harness.core.events import Event, PhaseStarted
 from harness.core.keys import Keys, load_keys_file
 from harness.core.model import RunResult
@@ -32,6 +32,7 @@ from harness.engine.runner import RunConfig, run
 from harness.report import ensure_writable, write_reports
 from harness.target import Target
 from harness.target.reference import bundled_reference
+from ledger_ingest.ledger_source import LedgerSource
 from schema import Contract
 
 __all__ = ["certify", "run_config"]
@@ -43,8 +44,6 @@ def certify(options: RunOptions | Mapping[str, Any], *, on_event: Callable[[Even
     it went, and `RunResult.exit_code` what `csi run` ends with. Options given as a mapping are read with
     `RunOptions.from_inputs`: one that cannot work is a result that did not run (exit 2), its reports written
     when the report folder itself can be."""
-    import harness.checks  # noqa: F401  (registers the catalogue)
-
     notify = on_event or (lambda event: None)
     contract = contract or Contract.default()
     started = datetime.now(UTC).isoformat(timespec="seconds")
@@ -85,6 +84,7 @@ def run_config(options: RunOptions, contract: Contract) -> RunConfig:
 
 def _certify(options: RunOptions, contract: Contract, notify: Callable[[Event], None]) -> RunResult:
     config = run_config(options, contract)
+    config.chain = _replayed_chain(options.ledger, notify)
     with contextlib.ExitStack() as stack:
         reference_url = None
         if options.scenario or options.ledger is not None:
@@ -95,6 +95,7 @@ def _certify(options: RunOptions, contract: Contract, notify: Callable[[Event], 
             reference_url = handle.url
             config.keys = _with_keys(config.keys, handle.keys) if options.ledger is not None else config.keys
             config.placeholder_proofs = options.target is None and handle.proofs == "placeholder"
+            config.reference_partial_trees = frozenset(getattr(handle, "partial_trees", ()))
         url = options.target or reference_url
         if url is None:
             notify(PhaseStarted("starting the bundled reference"))
@@ -103,6 +104,20 @@ def _certify(options: RunOptions, contract: Contract, notify: Callable[[Event], 
         target = stack.enter_context(Target(url, api_key=options.api_key, timeout=options.timeout, rate=options.rate))
         reference = stack.enter_context(Target(reference_url, timeout=options.timeout)) if reference_url else None
         return run(target, config, contract=contract, on_event=notify, reference=reference)
+
+
+def _replayed_chain(ledger: LedgerSource | None, notify: Callable[[Event], None]) -> Any:
+    """The chain of a `--chain` run replayed into LiteSVM, before any server starts (None for other ledgers): the
+    onchain checks judge the target's proofs over its state. One that does not replay is a ConfigError (exit 2)."""
+    if ledger is None or ledger.kind != "chain":
+        return None
+    from ledger_chain import ChainError, load_chain  # LiteSVM is loaded by runs with a chain only
+
+    notify(PhaseStarted("replaying the chain into LiteSVM"))
+    try:
+        return load_chain(ledger.paths[0])
+    except ChainError as error:
+        raise ConfigError(f"{ledger.paths[0]}: {error}") from None
 
 
 def _with_keys(keys: Keys | None, found: Mapping[str, Any]) -> Keys:

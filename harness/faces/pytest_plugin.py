@@ -1,5 +1,8 @@
 """`pytest --csi-target URL`: the check catalogue as pytest tests, for CI that already speaks pytest.
 
+With `--csi-target` pytest runs the certification only: other tests it collects (a project's own, or
+this kit's when started inside its clone) are deselected, so the command means the same wherever it runs.
+
 One test per selected check (`csi::<check id>`) and one for the run's verdict (`csi::verdict`), all
 fed by a single run, made when the first of them runs. The options are every `csi run` option,
 prefixed `--csi-` (`harness.engine.options.OPTIONS`), read and checked by the same
@@ -94,7 +97,7 @@ class VerdictItem(pytest.Item):
 
             result, gate = excinfo.value.result, excinfo.value.gate
             lines = [f"{result.verdict(gate)} (csi run would exit {result.exit_code(gate)})"]
-            return "\n".join(lines + [f"- {reason}" for reason in verdict_reasons(result)])
+            return "\n".join(lines + [f"- {reason}" for reason in verdict_reasons(result, gate)])
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
@@ -150,9 +153,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     except CsiError as exc:
         raise pytest.UsageError(f"csi: {exc}") from None
     catalogue = Catalogue.from_parent(session, name="csi", nodeid="csi")
-    for spec in REGISTRY.select(options.only, options.skip):
-        items.append(CheckItem.from_parent(catalogue, name=spec.id, check_id=spec.id))
+    others = list(items)
+    items[:] = [CheckItem.from_parent(catalogue, name=spec.id, check_id=spec.id)
+                for spec in REGISTRY.select(options.only, options.skip)]
     items.append(VerdictItem.from_parent(catalogue, name=VERDICT))
+    if others:  # with --csi-target, pytest runs the certification only, wherever it is started
+        config.hook.pytest_deselected(items=others)
 
 
 def pytest_deselected(items: list) -> None:

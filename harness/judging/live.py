@@ -16,6 +16,7 @@ from harness.context import Answer, CheckContext
 from harness.core.failures import CheckFailure, Skip
 from harness.core.model import Basis
 from harness.discover import LIST_LIMIT
+from harness.judging.answers import defer_refused
 from harness.judging.pages import Budget, Walk, item_key, partly, walk_pages
 
 __all__ = ["WHOLE_PAGES", "SignatureLists", "defer", "each", "keys_of", "listed", "listed_now", "read_twice",
@@ -54,8 +55,10 @@ def defer(ctx: CheckContext, title: str, *, expected: Any, received: Any, path: 
 
 
 def whole_list(ctx: CheckContext, method: str, params: dict, budget: Budget) -> list | None:
-    """Every item of a list, or None when it has no end within the bound (it is then not compared)."""
+    """Every item of a list, or None when it has no end within the bound (it is then not compared) or a page of
+    it was refused (a finding: the request was valid)."""
     walk = walk_pages(ctx, ctx.method(method), params, size=LIST_LIMIT, max_pages=budget.pages(WHOLE_PAGES))
+    defer_refused(ctx, walk.broken)
     return walk.items if walk.complete() else None
 
 
@@ -63,7 +66,9 @@ def small_walk(ctx: CheckContext, method: str, params: dict, expected: int, budg
     """A walk over at least `SMALL_PAGES` pages of a list expected to hold `expected` items:
     a filter or slice dropped on later pages shows there."""
     size = max(1, expected // SMALL_PAGES)
-    return walk_pages(ctx, ctx.method(method), params, size=size, max_pages=budget.pages(expected // size + 3))
+    walk = walk_pages(ctx, ctx.method(method), params, size=size, max_pages=budget.pages(expected // size + 3))
+    defer_refused(ctx, walk.broken)
+    return walk
 
 
 def still_live(ctx: CheckContext, account_hash: str) -> bool:

@@ -135,7 +135,8 @@ class Budget:
 
 
 def partly(ctx: CheckContext, text: str) -> None:
-    """Say in the run's notes what the running check did not cover (a bound reached, a list moved)."""
-    check = ctx.current.check_id if ctx.current is not None else "a check"
-    method = f" on {ctx.current_method}" if ctx.current_method else ""
-    ctx.notes.append(f"{check}{method}: {text}")
+    """Record what the running check did not reach (a bound reached, a list moved): every report shows it
+    with the check, so a PASS over part of the work never reads as a full one."""
+    method = f"{ctx.current_method}: " if ctx.current_method else ""
+    if ctx.current is not None:
+        ctx.current.unreached.append(f"{method}{text}")

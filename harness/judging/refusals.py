@@ -12,7 +12,7 @@ from harness.context import Answer, CheckContext, answer_value
 from harness.core.model import Basis
 from harness.core.paths import member
 from harness.judging.answers import outcome_path
-from harness.judging.samples import key_kind, sample_params_or_none
+from harness.judging.samples import sample_params_or_none
 from ledger_crypto import b58encode
 from schema import Method
 
@@ -35,8 +35,11 @@ def expect_refusal(ctx: CheckContext, answer: Answer, title: str, why: str = "",
     ctx.examined("refusals")
 
 
-def _fresh(ctx: CheckContext, kind: str | None) -> str:
-    return b58encode(ctx.rng.randbytes(64)) if kind == "signatures" else ctx.fresh_pubkey()
+def _fresh(ctx: CheckContext, method: Method, name: str) -> Any:
+    """A key no ledger holds, of the kind `name` takes (a list of one for a list member)."""
+    kind = method.key_kind(name)
+    key = b58encode(ctx.rng.randbytes(64)) if kind == "signatures" else ctx.fresh_pubkey()
+    return [key] if method.takes_list(name) else key
 
 
 def formal_params(ctx: CheckContext, method: Method) -> Any:
@@ -48,6 +51,5 @@ def formal_params(ctx: CheckContext, method: Method) -> Any:
     params = sample_params_or_none(ctx, method)
     if params is not None:
         return params
-    if method.name == "getValidityProof":
-        return {"hashes": [ctx.fresh_pubkey()]}
-    return {name: _fresh(ctx, key_kind(method, name)) for name in method.required_params}
+    members = method.asked_by[0] if method.asked_by else ()
+    return {name: _fresh(ctx, method, name) for name in members}

@@ -1,7 +1,7 @@
 """Valid params for any method, built from the keys discovery found.
 
-Which discovered key feeds which param is data (`KEY_FOR_PARAM`, `TOKEN_OWNER_METHODS`); the
-param names themselves come from the contract.
+Which kind of discovered key fills which member, and which members a request names, are the contract's
+(`Method.keys`, `Method.asked_by`); this module only picks among the keys found.
 """
 
 from __future__ import annotations
@@ -10,54 +10,43 @@ from typing import Any
 
 from harness.context import CheckContext
 from harness.core.failures import Skip
+from harness.judging.answers import defer_refused
 from harness.judging.pages import item_key, items_of, walk_pages
 from harness.target import OMIT
 from schema import Method
+from schema.jsonio import dumps
 
-__all__ = ["KEY_FOR_PARAM", "fetch_all", "item_key", "items_of", "key_kind", "sample_params", "sample_params_or_none"]
-
-KEY_FOR_PARAM = {"owner": "owners", "address": "addresses", "hash": "hashes", "delegate": "delegates",
-                 "mint": "mints", "signature": "signatures"}
-"""Param name -> the kind of discovered key that fills it."""
-
-TOKEN_OWNER_METHODS = frozenset({"getCompressedTokenAccountsByOwner", "getCompressedTokenBalancesByOwner",
-                                 "getCompressionSignaturesForTokenOwner"})
-"""Methods whose `owner` is a token owner rather than an account's owner program."""
-
-OPTIONAL_FILTERS = frozenset({"mint", "cursor", "limit", "dataSlice", "filters"})
-
-
-def key_kind(method: Method, param: str) -> str | None:
-    """The kind of discovered key that fills `param` of `method` (None for a free value)."""
-    if param == "owner" and method.name in TOKEN_OWNER_METHODS:
-        return "token_owners"
-    return KEY_FOR_PARAM.get(param)
+__all__ = ["fetch_all", "item_key", "items_of", "sample_params", "sample_params_or_none"]
 
 
 def sample_params(ctx: CheckContext, method: Method, *, pick: int = 0) -> Any:
-    """Params a conforming server answers with a result, or `Skip` when no key is known."""
+    """Params a conforming server answers with a result, or `Skip` when no key is known.
+
+    The first way of asking (`Method.asked_by`) whose keys were all discovered, each member the `pick`-th key of
+    its kind (a list member: a list of that one key); optional members are left out.
+    """
     if method.params_kind == "none":
         return OMIT
     if method.params_kind == "array":
         return [ctx.fresh_pubkey()]
-    if method.name == "getValidityProof":
-        hashes = ctx.keys["hashes"]
-        if not hashes:
-            raise Skip("no live account hash discovered")
-        return {"hashes": [hashes[pick % len(hashes)]]}
-    params: dict[str, Any] = {}
-    for name in method.param_names:
-        if name in OPTIONAL_FILTERS:
-            continue
-        kind = key_kind(method, name)
-        values = ctx.keys[kind] if kind else []
-        if values:
-            params[name] = values[pick % len(values)]
-        elif name in method.required_params:
-            raise Skip(f"no {kind or name} discovered for {method.name}")
-        if name in ("address", "hash") and params:
-            break  # methods taking address or hash take exactly one
-    return params
+    missing: list[str] = []
+    for members in method.asked_by:
+        kinds = {name: method.key_kind(name) for name in members}
+        absent = [kind or name for name, kind in kinds.items() if not (kind and ctx.keys[kind])]
+        if not absent:
+            return {name: _one(method, name, _pick(ctx.keys[kind], pick)) for name, kind in kinds.items()}
+        missing += absent
+    if missing:
+        raise Skip(f"no {' or '.join(dict.fromkeys(missing))} discovered for {method.name}")
+    return {}
+
+
+def _pick(keys: list[str], pick: int) -> str:
+    return keys[pick % len(keys)]
+
+
+def _one(method: Method, name: str, key: str) -> Any:
+    return [key] if method.takes_list(name) else key
 
 
 def sample_params_or_none(ctx: CheckContext, method: Method, *, pick: int = 0) -> Any:
@@ -75,7 +64,8 @@ def fetch_all(ctx: CheckContext, method: Method, params: dict, *, page: int = 10
     """
     walk = walk_pages(ctx, method, params, size=page, max_pages=max_pages)
     if walk.broken is not None:
-        raise Skip(f"{method.name} gave no list for {params}")
+        defer_refused(ctx, walk.broken)
+        raise Skip(f"{method.name} gave no list for {dumps(params)}")
     if not walk.complete():
         raise Skip(f"{method.name} list longer than {page * max_pages} items")
     return walk.items

@@ -3,7 +3,7 @@
 A live target holds its own data, so there is no scenario to compare it with. Discovery saw part
 of it: transactions with the accounts they opened and closed, the live accounts of some owners,
 the live token accounts of some token owners. `build_mirror` writes that as a scenario document
-(cases/scenarios/README.md) that the bundled reference serves through the `csi.reference` entry
+(reference_server/scenarios/README.md) that the bundled reference serves through the `csi.reference` entry
 point, so every value the reference derives (balances, token balances, filters, slices, pages,
 signature lists) can be set against what the target answers.
 

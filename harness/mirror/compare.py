@@ -17,13 +17,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from harness.context import Answer, CheckContext
-from harness.core.failures import CheckFailure, Skip
+from harness.core.failures import CheckFailure, NotApplicable, Skip
 from harness.core.model import Basis
 from harness.core.paths import BODY, result_value
 from harness.core.values import clip
 from harness.differential.compare import differences as body_differences
 from harness.differential.compare import json_path
 from harness.discover import LIST_LIMIT
+from harness.judging.pages import partly
 from harness.judging.samples import fetch_all, item_key, items_of
 from harness.mirror import MirrorBuild, MirrorSession, build_mirror
 from harness.mirror.views import differences, keyed, what_differs
@@ -66,7 +67,7 @@ def started_mirror(ctx: CheckContext) -> Mirror:
     check, or when the run drops its context. With `--scenario` the target's data is known, and
     the scenario differential (differential.cases, differential.generated) replaces the mirror."""
     if ctx.reference is not None:
-        raise Skip(f"scenario {ctx.scenario} given: the target is compared with the reference over it instead")
+        raise NotApplicable(f"scenario {ctx.scenario} given: the target is compared with the reference over it instead")
     mirror = ctx.cache.get("mirror")
     if mirror is None:
         mirror = ctx.cache["mirror"] = Mirror(build_mirror(ctx.keys))
@@ -138,8 +139,8 @@ class Findings:
         """Fail with every difference; skip when no key could be compared; note the keys that moved."""
         if self.moved:
             keys = ", ".join(self.moved[:3]) + (" and more" if len(self.moved) > 3 else "")
-            self.ctx.notes.append(f"mirror: the target's state moved during the run for {keys}, so the comparison "
-                                  f"of {compared} left them out")
+            partly(self.ctx, f"the target's state moved during the run for {keys}, so the comparison of {compared} "
+                             "left them out")
         if self.lines:
             raise CheckFailure(title, reference=self.reference, expected=f"what the mirror answers for {compared}",
                                received=clip(self.lines, items=SHOWN_LINES), answer=self.answer, basis=self.basis,

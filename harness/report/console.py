@@ -11,6 +11,8 @@ and through `values.one_line`, so escape sequences in an answer never reach the 
 
 from __future__ import annotations
 
+import os
+import time
 from collections import defaultdict
 from types import TracebackType
 
@@ -19,17 +21,25 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 from rich.text import Text
 
-from harness.core.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
+from harness.core.events import (
+    CheckFinished,
+    CheckStarted,
+    Event,
+    PhaseStarted,
+    RunFinished,
+    RunStarted,
+    TargetThrottled,
+)
 from harness.core.model import CheckResult, Finding, RunResult, Status
 from harness.core.registry import FAMILIES
 from harness.report.findings import KIT_ERROR_NOTE, shown, verdict_counts, verdict_reasons
 from harness.report.json_report import gate_summary
 from harness.report.values import one_line
 
-__all__ = ["STYLES", "ConsoleReporter", "summary_table"]
+__all__ = ["LOG_WIDTH", "STYLES", "ConsoleReporter", "stdout_console", "summary_table"]
 
-STYLES = {Status.PASS: "green", Status.SKIP: "dim", Status.UNVERIFIED: "cyan", Status.INFO: "blue",
-          Status.AMBIGUOUS: "magenta", Status.ERROR: "bold magenta",
+STYLES = {Status.PASS: "green", Status.NOT_APPLICABLE: "dim", Status.SKIP: "dim", Status.UNVERIFIED: "cyan",
+          Status.INFO: "blue", Status.AMBIGUOUS: "magenta", Status.ERROR: "bold magenta",
           Status.WARN: "yellow", Status.FAIL: "bold red"}
 VERDICT_STYLES = {"conformant": "bold green", "not conformant": "bold red", "inconclusive": "bold yellow",
                   "not run": "bold yellow"}
@@ -44,7 +54,7 @@ class ConsoleReporter:
     """Consumes the engine's events: `reporter.handle(event)`, or pass `reporter.handle` as `on_event`."""
 
     def __init__(self, console: Console | None = None, *, gate: Status = Status.FAIL) -> None:
-        self.console = console or Console(force_terminal=None)
+        self.console = console or stdout_console()
         self.gate = gate
         self._progress: Progress | None = None
         self._task: int | None = None
@@ -60,6 +70,8 @@ class ConsoleReporter:
             self._check_started(event.check_id)
         elif isinstance(event, CheckFinished):
             self._check_finished(event.result)
+        elif isinstance(event, TargetThrottled):
+            self._throttled(event)
         elif isinstance(event, RunFinished):
             self.close()
             self.print_summary(event.result)
@@ -79,7 +91,7 @@ class ConsoleReporter:
 
     # -- progress ------------------------------------------------------------------------
     def _started(self, total: int, answer_checks: int) -> None:
-        self._total, self._done = total, 0
+        self._total, self._done, self._since = total, 0, time.monotonic()
         if not self.console.is_terminal:
             later = (f" ({answer_checks} judge every answer: their status comes at the end)"
                      if answer_checks else "")
@@ -89,6 +101,13 @@ class ConsoleReporter:
                                   MofNCompleteColumn(), TimeElapsedColumn(), console=self.console, transient=True)
         self._task = self._progress.add_task("starting", total=total)
         self._progress.start()
+
+    def _throttled(self, event: TargetThrottled) -> None:
+        """Said as it happens: a run held back by 429s must not look like a hung one."""
+        rate = event.requests / max(time.monotonic() - self._since, 1e-3)
+        self.console.print(Text(f"The target answers HTTP 429 (rate limited): {event.answers} so far, in "
+                                f"{event.requests} requests; each waits out its Retry-After or a back-off. "
+                                f"{rate_hint(rate)}", style="yellow"), soft_wrap=True)
 
     def _phase(self, name: str) -> None:
         if self._progress is not None and self._task is not None:
@@ -117,22 +136,23 @@ class ConsoleReporter:
         self.console.print(Text(f"{one_line(result.target)}  profile {result.profile}  seed {result.seed}  "
                                 f"{result.requests} requests in {result.duration:.1f} s"))
         if result.scenario is not None:
-            self.console.print(Text(f"compared with a reference server over scenario {one_line(result.scenario)}"))
+            over = result.scenario if result.scenario.startswith("ledger ") else f"scenario {result.scenario}"
+            self.console.print(Text(f"compared with a reference server over {one_line(over)}"))
         self.console.print(summary_table(result))
         self._print_findings(result)
+        self._print_throttled(result)
+        self._print_partial(result)
         self._print_baseline(result)
         self._print_inconclusive(result)
         verdict = gate_summary(result, self.gate)
         word = result.verdict(self.gate)
+        threshold = f"Threshold {self.gate.value} (--fail-on)"
         if verdict["passed"] and word == "inconclusive":
-            line = Text(f"Gate ({self.gate.value}): no finding at or above {self.gate.value}, but the run is "
-                        "inconclusive", style="bold yellow")
+            line = Text(f"{threshold}: no finding at or above it, but the run is inconclusive", style="bold yellow")
         elif verdict["passed"]:
-            line = Text(f"Gate ({self.gate.value}): passed, no finding at or above {self.gate.value}",
-                        style="bold green")
+            line = Text(f"{threshold}: no finding at or above it", style="bold green")
         else:
-            line = Text(f"Gate ({self.gate.value}): failed, {verdict['blocking']} finding(s) at or above "
-                        f"{self.gate.value}", style="bold red")
+            line = Text(f"{threshold}: {verdict['blocking']} finding(s) at or above it", style="bold red")
         self.console.print(line)
         self.console.print(Text(f"Verdict: {word.upper()} (exit {result.exit_code(self.gate)}): "
                                 f"{verdict_counts(result, self.gate)}", style=VERDICT_STYLES[word]), soft_wrap=True)
@@ -154,6 +174,20 @@ class ConsoleReporter:
             counts = ", ".join(f"{count} {status}" for status, count in sorted(tally.items()))
             self.console.print(Text(f"{counts} finding(s) below WARN: see the reports", style="dim"))
 
+    def _print_throttled(self, result: RunResult) -> None:
+        if result.throttled:
+            rate = result.requests / max(result.duration, 1e-3)
+            self.console.print(Text(f"Rate limited: {result.throttled} of the {result.requests} answers were HTTP "
+                                    f"429. {rate_hint(rate)}", style="yellow"), soft_wrap=True)
+
+    def _print_partial(self, result: RunResult) -> None:
+        """One line: the checks that passed over part of their work (the reports say what each did not reach)."""
+        partial = [check.check_id for check in result.checks if check.partial]
+        if partial:
+            named = ", ".join(partial[:6]) + (f" and {len(partial) - 6} more" if len(partial) > 6 else "")
+            self.console.print(Text(f"Partial: {len(partial)} check(s) passed over part of their work ({named}); "
+                                    "the reports say what each did not reach", style="dim"), soft_wrap=True)
+
     def _print_baseline(self, result: RunResult) -> None:
         """One line: how many findings the baseline excused, and how many entries went stale."""
         if result.baseline is None:
@@ -170,7 +204,7 @@ class ConsoleReporter:
 
     def _print_inconclusive(self, result: RunResult) -> None:
         word = "Not run" if result.error else "Inconclusive"
-        for reason in verdict_reasons(result):
+        for reason in verdict_reasons(result, self.gate):
             self.console.print(Text(f"{word}: {one_line(reason)}", style="yellow"), soft_wrap=True)
 
 
@@ -212,3 +246,20 @@ def summary_table(result: RunResult) -> Table:
 
 def _count(value: int) -> Text:
     return Text(str(value), style="" if value else "dim")
+
+
+LOG_WIDTH = 200
+"""Columns of a console that is no terminal (a CI log, a pipe): wide enough that no line breaks mid-word."""
+
+
+def stdout_console() -> Console:
+    """The console a face writes to: the terminal's width, or `LOG_WIDTH` when it is no terminal."""
+    terminal = Console(force_terminal=None)
+    if terminal.is_terminal or os.environ.get("COLUMNS"):
+        return terminal  # a terminal, or a width the user set
+    return Console(force_terminal=None, width=LOG_WIDTH)
+
+
+def rate_hint(rate: float) -> str:
+    """What to try against a target that throttles at `rate` requests a second: about half of it."""
+    return f"To ask more slowly: --rate {max(1, int(rate / 2))}"

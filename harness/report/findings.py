@@ -109,9 +109,10 @@ def _worst(findings: Iterable[Finding]) -> Status:
     return Status.worst(f.status for f in findings)
 
 
-def verdict_reasons(result: RunResult) -> list[str]:
+def verdict_reasons(result: RunResult, gate: Status = Status.FAIL) -> list[str]:
     """Why a run is not simply conformant or not, in the order a reader needs them: it did not start,
-    it could not certify the target at all, it was interrupted, it stopped asking, it is inconclusive."""
+    it could not certify the target at all, it was interrupted, it stopped asking, it is inconclusive,
+    and (under `--fail-on skip`) which checks could have applied and examined nothing, with why."""
     reasons = [f"the run did not start: {result.error}"] if result.error else []
     reasons += [result.precondition] if result.precondition else []
     if result.interrupted:
@@ -119,6 +120,10 @@ def verdict_reasons(result: RunResult) -> list[str]:
     reasons += list(result.inconclusive)
     if result.stopped and result.stopped not in reasons:
         reasons.append(f"{result.stopped}; later checks are SKIP")
+    unexamined = result.unexamined(gate)
+    if unexamined:
+        named = "; ".join(f"{check.check_id} ({skip_reason(check)})" for check in unexamined)
+        reasons.append(f"--fail-on skip: {len(unexamined)} check(s) that could apply examined nothing: {named}")
     return reasons
 
 
@@ -129,6 +134,9 @@ def verdict_counts(result: RunResult, gate: Status) -> str:
     errors = len(result.kit_errors())
     if errors:
         parts.append(f"{errors} error{'s' if errors != 1 else ''} of the kit")
+    excused = sum(1 for finding in result.findings if finding.baselined)
+    if excused:
+        parts.append(f"{excused} known finding{'s' if excused != 1 else ''} excused by the baseline")
     return "; ".join(parts) + f"; checks: {counts_line(result)}"
 
 
@@ -140,8 +148,10 @@ def counts_line(result: RunResult) -> str:
 
 
 def skip_reason(check: CheckResult) -> str | None:
-    """Why a SKIP check examined nothing: `not run` when it never ran (not selected here, another shard's,
-    or the run ended first), else the reason the engine recorded. None for a check that is not SKIP."""
+    """Why a SKIP or N/A check examined nothing: `not run` when it never ran (not selected here, another
+    shard's, or the run ended first), else the reason the engine recorded. None for any other status."""
+    if check.status is Status.NOT_APPLICABLE:
+        return check.skip_reason
     if check.status is not Status.SKIP:
         return None
     if not check.runs and not check.skipped and not check.incomplete:

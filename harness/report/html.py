@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Collection
 from pathlib import Path
 
 from harness.core.model import KINDS, CheckResult, Finding, Observation, RunResult, Status
@@ -40,7 +41,7 @@ NOTHING = "—"
 SHOWN_JSON = 20_000
 """Characters of a request or response shown per finding; report.json always holds all of it."""
 SHOWN_REQUEST = 4_000
-CONDITIONAL_FAMILIES = ("differential",)
+CONDITIONAL_FAMILIES = ("differential", "onchain")
 """Families that apply only with a reference (`--scenario`) or discovered data: their matrix column is left
 out when none of their checks examined anything, rather than filling it with SKIP."""
 BANNER_COLOURS = {"conformant": "#1a7f37", "not conformant": "#b3261e", "inconclusive": "#9a5b00",
@@ -57,7 +58,7 @@ vertical-align:top}th{background:#f3f3f3}td.n{text-align:right}
 pre{background:#f7f7f7;border:1px solid #ddd;padding:.5em;overflow-x:auto;white-space:pre-wrap;word-break:break-all;
 margin:.2em 0 .6em}
 .s{font-weight:600;padding:0 .4em;border-radius:3px;white-space:nowrap}
-.PASS{background:#d9f2d9}.SKIP{background:#eee;color:#555}.INFO{background:#dde8f7}.UNVERIFIED{background:#d8f0f0}
+.PASS{background:#d9f2d9}.SKIP{background:#eee;color:#555}.N\\/A{background:#f6f6f6;color:#777}.INFO{background:#dde8f7}.UNVERIFIED{background:#d8f0f0}
 .AMBIGUOUS{background:#efe0f7}.WARN{background:#fbe9c4}.FAIL{background:#f6cccc}.ERROR{background:#e8d0f0}
 .none{color:#aaa;text-align:center}
 .banner{color:#fff;padding:1em 1.4em;border-radius:6px;margin:0 0 1em}
@@ -97,9 +98,9 @@ def render_html(result: RunResult, contract: Contract | None = None, *, gate: St
         _facts(result),
         _summary(result),
         _matrix(result, contract),
-        _observations(result.observations),
+        _observations(result.observations, contract),
         _baseline(result),
-        _checks(result),
+        _checks(result, contract.methods),
         _discovered(result.discovered),
         f"<footer><p>Written by csi-conformance {_e(tool_version())}.</p></footer>",
         "</body></html>",
@@ -138,10 +139,11 @@ def _num(value: int) -> str:
 def _banner(result: RunResult, gate: Status) -> str:
     """The verdict first: conformant, not conformant or inconclusive, with the counts and the reasons."""
     verdict = result.verdict(gate)
-    items = "".join(f"<li>{_e(reason)}</li>" for reason in verdict_reasons(result))
+    items = "".join(f"<li>{_e(reason)}</li>" for reason in verdict_reasons(result, gate))
     return (f'<div class="banner" id="verdict" style="background:{BANNER_COLOURS[verdict]}">'
             f'<p class="word">{_e(verdict.capitalize())}</p>'
-            f"<p>{_e(verdict_counts(result, gate))} · gate {_e(gate.value)} · profile {_e(result.profile)}</p>"
+            f"<p>{_e(verdict_counts(result, gate))} · threshold {_e(gate.value)} (--fail-on) · "
+            f"profile {_e(result.profile)}</p>"
             + (f"<ul>{items}</ul>" if items else "") + "</div>")
 
 
@@ -261,6 +263,8 @@ def _facts(result: RunResult) -> str:
     rows = [["Target", _e(result.target)], ["Profile", _e(result.profile)], ["Seed", _e(result.seed)],
             ["Spec version", _e(result.spec_version)], ["Started", _e(result.started)],
             ["Duration", _e(f"{result.duration:.1f} s")], ["Requests", _e(result.requests)]]
+    if result.throttled:
+        rows.append(["Rate limited", _e(f"{result.throttled} answers were HTTP 429; a lower --rate spares them")])
     if result.scenario is not None:
         rows.append(["Compared with", _e(f"a reference server over scenario {result.scenario}")])
     if result.shard is not None:
@@ -293,25 +297,35 @@ def _matrix(result: RunResult, contract: Contract) -> str:
         cells = [matrix.get((method, family)) for family in columns]
         rows.append([f"<code>{_e(method)}</code>",
                      *(_badge(s) if s else f'<td class="none">{NOTHING}</td>' for s in cells)])
-    intro = ("<p>Worst status of the checks and findings for each method in each family: PASS where a check "
-             f"examined something on the method, SKIP where it reached nothing to judge there, {NOTHING} where "
-             "no check applies.</p>")
+    intro = ("<p>For each method in each family: the worst status of its findings (a finding the baseline "
+             "excuses is not counted); else PASS where a check examined something on the method, SKIP where "
+             f"checks ran there and examined nothing, N/A where they cannot apply to this run, {NOTHING} where no "
+             "check of the family ran.</p>")
     return "<section><h2>Methods × families</h2>" + intro + _table(["Method", *map(_e, columns)], rows) + "</section>"
 
 
-def _observations(observations: list[Observation]) -> str:
-    if not observations:
-        return "<section><h2>Ambiguities</h2><p>No answer touched a point the spec leaves open.</p></section>"
+def _observations(observations: list[Observation], contract: Contract) -> str:
+    """Every point the spec leaves open: the readings this target followed, or why the run cannot tell."""
+    seen = {obs.ambiguity: obs for obs in observations}
     rows = []
-    for obs in observations:
+    for amb in contract.ambiguities.values():
+        obs = seen.get(amb.id)
+        point = f"<code>{_e(amb.id)}</code><br><code>{_e(amb.clause)}</code>"
+        if obs is None or not obs.answers:
+            why = obs.reason if obs is not None and obs.reason else "not exercised by this run: no answer recorded it"
+            rows.append([point, _e(amb.question), _e(amb.observed), f"<em>{_e(why)}</em>", ""])
+            continue
         followed = ", ".join(obs.readings) or "none consistently"
         counts = ", ".join(f"{name}: {count}/{obs.answers}" for name, count in obs.counts.items())
         same = obs.observed_practice in obs.readings
-        rows.append([f"<code>{_e(obs.clause)}</code>", _e(obs.question), _e(obs.observed_practice),
+        rows.append([point, _e(amb.question), _e(obs.observed_practice),
                      f"<strong>{_e(followed)}</strong>" + ("" if same else " (differs from observed practice)"),
                      _e(counts)])
-    head = ["Clause", "Question", "Observed practice", "Readings this target followed", "Answers per reading"]
-    return "<section><h2>Ambiguities</h2>" + _table(head, rows) + "</section>"
+    told = sum(1 for obs in observations if obs.answers)
+    intro = (f"<p>{len(contract.ambiguities)} points the spec leaves open or states twice; this run's answers "
+             f"told the reading of {told}.</p>")
+    head = ["Point", "Question", "Observed practice", "Readings this target followed", "Answers per reading"]
+    return "<section><h2>Ambiguities</h2>" + intro + _table(head, rows) + "</section>"
 
 
 def _baseline(result: RunResult) -> str:
@@ -329,24 +343,28 @@ def _baseline(result: RunResult) -> str:
             "(fixed, or the baseline is out of date).</p>" + _table(["Check", "Method", "Title"], rows) + "</section>")
 
 
-def _checks(result: RunResult) -> str:
-    rows = [[f"<code>{_e(check.check_id)}</code>", _e(check.family), _badge(check.status), _examined(check),
+def _checks(result: RunResult, methods: Collection[str]) -> str:
+    rows = [[f"<code>{_e(check.check_id)}</code>", _e(check.family), _badge(check.status), _examined(check, methods),
              _e(" ".join(check.clauses)), _e(check.description), _e(_note(check))] for check in result.checks]
     head = ["Check", "Family", "Status", "Examined", "Clauses", "What it verifies", "Note"]
     return '<section id="checks"><h2>Checks</h2>' + _table(head, rows) + "</section>"
 
 
-def _examined(check: CheckResult) -> str:
-    """`answers 120, accounts 30 · 12/19 methods`: what the check judged, and on how many of its methods."""
+def _examined(check: CheckResult, methods: Collection[str]) -> str:
+    """`answers 120, accounts 30 · 12/19 methods`: what the check judged, and on how many of the contract's
+    methods it ran on (a probe with an unknown method name is no method of the API)."""
     judged = ", ".join(f"{kind} {count}" for kind, count in sorted(check.examined.items())) or "nothing"
-    if check.methods:
-        judged += f" · {len(check.examined_methods & check.methods)}/{len(check.methods)} methods"
+    ran = check.methods & set(methods)
+    if ran:
+        judged += f" · {len(check.examined_methods & ran)}/{len(ran)} methods"
     return _e(judged)
 
 
 def _note(check: CheckResult) -> str:
     if check.status is Status.ERROR:
         return KIT_ERROR_NOTE
+    if check.not_reached:
+        return "partial: did not reach " + "; ".join(check.not_reached)
     return skip_reason(check) or check.incomplete or ""
 
 

@@ -55,6 +55,7 @@ def to_json(result: RunResult, *, gate: Status = Status.FAIL) -> dict[str, Any]:
         "started": result.started,
         "duration": round(result.duration, 3),
         "requests": result.requests,
+        "throttled": result.throttled,
         "interrupted": result.interrupted,
         "stopped": result.stopped,
         "precondition": result.precondition,
@@ -98,6 +99,7 @@ def _check(check: CheckResult) -> dict[str, Any]:
         "status": check.status.value,
         "runs": check.runs,
         "skip_reason": skip_reason(check),
+        "not_reached": check.not_reached,
         "methods": sorted(check.methods),
         "examined": dict(sorted(check.examined.items())),
         "examined_methods": sorted(check.examined_methods),
@@ -153,4 +155,5 @@ def _observation(observation: Observation) -> dict[str, Any]:
         "counts": dict(observation.counts),
         "answers": observation.answers,
         "readings": list(observation.readings),
+        "reason": observation.reason,
     }

@@ -9,7 +9,7 @@ How statuses map, so that CI systems show every finding but fail only on the gat
 |                                     | not of the target                                            |
 | below the gate (WARN, AMBIGUOUS, INFO, | a passing test case; findings in `<system-out>`, and      |
 | UNVERIFIED)                         | `status` and `finding` properties on the test case           |
-| SKIP                                | `<skipped message="reason">`                                 |
+| SKIP, N/A (cannot apply to the mode) | `<skipped message="reason">` (`not applicable: reason`)    |
 | PASS                                | a plain test case                                            |
 
 A last suite, `csi`, holds one test case for the run as a whole, `verdict`: a `<failure>` when the run
@@ -89,7 +89,7 @@ def _verdict_suite(result: RunResult, gate: Status) -> ET.Element:
         word = result.verdict(gate)
         element = ET.SubElement(case, "error" if code in (2, 3, 4, 130) else "failure", type=word.upper(),
                                 message=xml_text(f"{word} (csi run would exit {code})"))
-        element.text = xml_text("\n".join([verdict_counts(result, gate), *verdict_reasons(result)]))
+        element.text = xml_text("\n".join([verdict_counts(result, gate), *verdict_reasons(result, gate)]))
     _count(suite, [suite])
     return suite
 
@@ -135,6 +135,9 @@ def _case(check: CheckResult, family: str, gate: Status, target: str) -> ET.Elem
     if status is Status.SKIP:
         ET.SubElement(case, "skipped", message=xml_text(skip_reason(check) or "not run"))
         return case
+    if status is Status.NOT_APPLICABLE:
+        ET.SubElement(case, "skipped", message=xml_text(f"not applicable: {skip_reason(check)}"))
+        return case
     blocking = [f for f in check.findings if f.status.rank >= gate.rank and not f.baselined
                 and f.status not in (Status.ERROR, Status.UNVERIFIED)]
     errors = [f for f in check.findings if f.status is Status.ERROR]
@@ -146,8 +149,11 @@ def _case(check: CheckResult, family: str, gate: Status, target: str) -> ET.Elem
         errors = []
     if check.findings:
         _properties(case, check)
-    if rest or errors:
-        ET.SubElement(case, "system-out").text = xml_text("\n\n".join(finding_text(f, target) for f in errors + rest))
+    out = [finding_text(f, target) for f in errors + rest]
+    if check.not_reached:
+        out.append("\n".join(["partial: what this check did not reach:", *check.not_reached]))
+    if out:
+        ET.SubElement(case, "system-out").text = xml_text("\n\n".join(out))
     return case
 
 

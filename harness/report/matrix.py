@@ -18,35 +18,55 @@ Matrix = dict[tuple[str, str], Status]
 
 
 def method_family_matrix(result: RunResult, methods: Collection[str] | None = None) -> Matrix:
-    """(method, family) -> the worst status for that method in that family; absent where nothing applies.
+    """(method, family) -> how that method fared in that family; absent where no check of it ran there.
 
-    A check contributes to every method it ran on or examined: the worst of its findings for that
-    method, else PASS where it examined something on that method, else SKIP (it ran there, but
-    reached nothing to judge). A check not tied to methods counts on the run-wide row. With the
-    contract's `methods`, a method outside them (an unknown-method probe) counts as run-wide too.
+    A cell is the worst status of the findings about that method in that family; with none, PASS when
+    some check of the family examined the method, SKIP when checks ran there but none examined it, and
+    N/A when every check that ran there cannot apply to the run's mode. A check not tied to methods counts
+    on the run-wide row. With the contract's `methods`, a method outside them (an unknown-method probe)
+    counts as run-wide too.
     """
-    statuses: dict[tuple[str, str], list[Status]] = defaultdict(list)
+    cells: dict[tuple[str, str], _Cell] = defaultdict(_Cell)
     for check in result.checks:
-        for method, status in _check_cells(check, methods).items():
-            statuses[(method, check.family)].append(status)
-    return {cell: Status.worst(found) for cell, found in statuses.items()}
+        for method, findings, examined in _check_cells(check, methods):
+            cell = cells[(method, check.family)]
+            cell.findings += findings
+            cell.examined |= examined
+            cell.applicable |= check.status is not Status.NOT_APPLICABLE
+    return {key: cell.status for key, cell in cells.items()}
 
 
-def _check_cells(check: CheckResult, methods: Collection[str] | None) -> dict[str, Status]:
+class _Cell:
+    def __init__(self) -> None:
+        self.findings: list[Status] = []
+        self.examined = False
+        self.applicable = False
+
+    @property
+    def status(self) -> Status:
+        if self.findings:
+            return Status.worst(self.findings)
+        if self.examined:
+            return Status.PASS
+        return Status.SKIP if self.applicable else Status.NOT_APPLICABLE
+
+
+def _check_cells(check: CheckResult, methods: Collection[str] | None) -> list[tuple[str, list[Status], bool]]:
+    """(row, finding statuses there, examined there) for every row the check touched."""
     def row(method: str | None) -> str:
         return method if method and (methods is None or method in methods) else RUN_WIDE
 
     per_method: dict[str, list[Status]] = defaultdict(list)
     for finding in check.findings:
-        per_method[row(finding.method)].append(finding.status)
+        if not finding.baselined:  # a known finding the baseline excuses is listed, not counted in a cell
+            per_method[row(finding.method)].append(finding.status)
     examined = {row(method) for method in check.examined_methods}
     if check.examined_total and not examined:
         examined = {RUN_WIDE}  # examined, but nothing tied to a method
     touched = {row(method) for method in check.methods} | examined | set(per_method)
     if not touched and check.runs:
         touched = {RUN_WIDE}
-    return {method: Status.worst(per_method.get(method, ()), Status.PASS if method in examined else Status.SKIP)
-            for method in touched}
+    return [(method, per_method.get(method, []), method in examined) for method in touched]
 
 
 def matrix_rows(matrix: Matrix, methods: list[str]) -> list[str]:

@@ -59,17 +59,20 @@ def _result(data: dict[str, Any]) -> RunResult:
     checks = []
     for item in data["checks"]:
         skipped = [item["skip_reason"]] if item["status"] == Status.SKIP.value and item["skip_reason"] else []
+        not_applicable = item["skip_reason"] if item["status"] == Status.NOT_APPLICABLE.value else None
         checks.append(CheckResult(item["id"], item["family"], tuple(item["clauses"]),
                                   item["description"], findings=findings.get(item["id"], []), runs=item["runs"],
                                   skipped=skipped, methods=set(item["methods"]),
                                   incomplete=item.get("incomplete"), examined=dict(item.get("examined", {})),
                                   examined_methods=set(item.get("examined_methods", ())),
-                                  basis=Basis(item.get("basis", Basis.SPEC.value))))
+                                  basis=Basis(item.get("basis", Basis.SPEC.value)), not_applicable=not_applicable,
+                                  unreached=list(item.get("not_reached", ()))))
     observations = [Observation(o["ambiguity"], o["clause"], o["question"], o["observed_practice"],
-                                dict(o["counts"]), o["answers"]) for o in data["observations"]]
+                                dict(o["counts"]), o["answers"], o.get("reason")) for o in data["observations"]]
     return RunResult(target=data["target"], profile=data["profile"], seed=data["seed"],
                      spec_version=data["spec_version"], started=data["started"], duration=data["duration"],
-                     requests=data["requests"], checks=checks, discovered=data["discovered"],
+                     requests=data["requests"], throttled=data.get("throttled", 0), checks=checks,
+                     discovered=data["discovered"],
                      observations=observations, interrupted=data["interrupted"], stopped=data["stopped"],
                      notes=list(data["notes"]), scenario=data["scenario"], shard=data["shard"],
                      inconclusive=list(data.get("inconclusive", ())), precondition=data.get("precondition"),
@@ -87,7 +90,8 @@ def merge_results(results: Sequence[RunResult]) -> RunResult:
             raise ConfigError(f"reports of different runs cannot merge: {', '.join(differ)} differ")
     merged = RunResult(target=first.target, profile=first.profile, seed=first.seed, spec_version=first.spec_version,
                        started=min(r.started for r in results), duration=max(r.duration for r in results),
-                       requests=sum(r.requests for r in results), scenario=first.scenario)
+                       requests=sum(r.requests for r in results), throttled=sum(r.throttled for r in results),
+                       scenario=first.scenario)
     merged.checks = _merge_checks(results)
     merged.discovered = _merge_keys(r.discovered for r in results)
     merged.observations = _merge_observations(results)
@@ -143,6 +147,8 @@ def _merge_checks(results: Sequence[RunResult]) -> list[CheckResult]:
             into.skipped += check.skipped
             into.methods |= check.methods
             into.incomplete = into.incomplete or check.incomplete
+            into.not_applicable = into.not_applicable or check.not_applicable
+            into.unreached += [text for text in check.unreached if text not in into.unreached]
             into.examined_methods |= check.examined_methods
             for kind, count in check.examined.items():
                 into.examined[kind] = into.examined.get(kind, 0) + count
@@ -181,9 +187,10 @@ def _merge_observations(results: Sequence[RunResult]) -> list[Observation]:
             continue
         counts = {name: known.counts.get(name, 0) + observation.counts.get(name, 0)
                   for name in {*known.counts, *observation.counts}}
+        answers = known.answers + observation.answers
         merged[observation.ambiguity] = Observation(known.ambiguity, known.clause, known.question,
-                                                    known.observed_practice, counts,
-                                                    known.answers + observation.answers)
+                                                    known.observed_practice, counts, answers,
+                                                    None if answers else known.reason or observation.reason)
     return sorted(merged.values(), key=lambda o: o.ambiguity)
 
 

@@ -31,7 +31,7 @@ from harness.core.errors import UsageError
 from harness.redact import REDACTED, Redactor
 from harness.target.body import UnsupportedEncoding, parse_json
 from harness.target.curl import CurlWire
-from harness.target.exchange import NOT_JSON, OMIT, ErrorKind, Exchange
+from harness.target.exchange import NOT_JSON, OMIT, ErrorKind, Exchange, Throttled
 from harness.target.failures import describe
 from harness.target.logs import redact_http_logs
 from harness.target.pacing import Pacer, backoff_delay
@@ -113,6 +113,7 @@ class Target:
         self._max_redirects = max_redirects
         self._pacer = Pacer(rate)
         self._sent = 0
+        self._throttled = 0
         self._wire: BaseWire = (CurlWire(headers=_HEADERS) if transport is None  # no cookie kept by either
                                 else Wire(transport, timeout=timeout, headers=_HEADERS))
         self._urls: dict[tuple[str, bool], str] = {}
@@ -134,6 +135,11 @@ class Target:
     def requests_sent(self) -> int:
         """HTTP requests put on the wire so far, redirect hops and retries included."""
         return self._sent
+
+    @property
+    def throttled(self) -> int:
+        """HTTP 429 answers received so far (retried or not): how much the target held the run back."""
+        return self._throttled
 
     def call(
         self, method: str, params: Any = OMIT, *, id: Any = "csi-1", path_form: Literal["root", "method"] = "root"
@@ -205,18 +211,20 @@ class Target:
         """One logical exchange: an attempt, then 429 retries while the target keeps refusing."""
         url = self._url(sent.wire_path, sent.with_key)
         started, paced = time.monotonic(), self._pacer.waited
-        retries = 0
+        throttled: list[Throttled] = []
         while True:
             answer = self._attempt(sent, url)
             if answer.status != 429 or answer.error is not None:
                 break
-            if retries >= self._max_retries:
-                _failed(answer, "rate-limited", f"rate limited: 429 persisted after {retries} retries")
+            if len(throttled) >= self._max_retries:
+                _failed(answer, "rate-limited", f"rate limited: 429 persisted after {len(throttled)} retries")
                 break
-            time.sleep(backoff_delay(answer.headers.get("retry-after"), retries, self._max_backoff))
-            retries += 1
+            delay = backoff_delay(answer.headers.get("retry-after"), len(throttled), self._max_backoff)
+            throttled.append(Throttled(answer.headers, self.redactor.bytes(bytes(answer.body)), delay))
+            time.sleep(delay)
+        self._throttled += len(throttled) + (answer.status == 429)
         elapsed = time.monotonic() - started - (self._pacer.waited - paced)
-        return self._record(sent, url, answer, retries, elapsed)
+        return self._record(sent, url, answer, tuple(throttled), elapsed)
 
     def _attempt(self, sent: _Request, url: str) -> _Answer:
         """Send, then follow same-origin 307/308 redirects as the module docstring describes."""
@@ -269,7 +277,8 @@ class Target:
             _failed(answer, kind, self.redactor.text(message))
         return answer
 
-    def _record(self, sent: _Request, url: str, answer: _Answer, retries: int, elapsed: float) -> Exchange:
+    def _record(self, sent: _Request, url: str, answer: _Answer, throttled: tuple[Throttled, ...],
+                elapsed: float) -> Exchange:
         body = self.redactor.bytes(bytes(answer.body))
         if answer.complete:
             value, json_error = parse_json(body, answer.headers.get("content-type"))
@@ -288,7 +297,8 @@ class Target:
             json_error=json_error,
             error=answer.error,
             error_kind=answer.kind,
-            retries=retries,
+            retries=len(throttled),
+            throttled=throttled,
             redirects=tuple(answer.hops),
             http_method=sent.http_method,
             content_type=sent.content_type,

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from harness.core.errors import TargetError, Timeout, Unreachable
 from harness.redact import REDACTED
 
-__all__ = ["NOT_JSON", "OMIT", "ErrorKind", "Exchange"]
+__all__ = ["NOT_JSON", "OMIT", "ErrorKind", "Exchange", "Throttled"]
 
 
 class _NotJson(enum.Enum):
@@ -61,6 +61,16 @@ _CURL_KEY = "${CSI_API_KEY}"
 
 
 @dataclass(frozen=True)
+class Throttled:
+    """One HTTP 429 answer the client retried after: what a flood of them looks like, for §7's body rule."""
+
+    headers: Mapping[str, str]
+    body: bytes
+    waited: float
+    """Seconds the client waited before asking again."""
+
+
+@dataclass(frozen=True)
 class Exchange:
     """One HTTP exchange with the target: what was sent, what came back, what went wrong."""
 
@@ -90,6 +100,8 @@ class Exchange:
     error_kind: ErrorKind | None = None
     retries: int = 0
     """429 back-off retries spent."""
+    throttled: tuple[Throttled, ...] = ()
+    """The HTTP 429 answers retried before this one (their bodies are judged too: §7 gives one)."""
     redirects: tuple[str, ...] = ()
     """Redacted URLs of the same-origin redirects followed, in order."""
     http_method: str = "POST"

@@ -7,7 +7,9 @@ over `source` on a free loopback port and yields a handle with
 - `url`: its base URL;
 - `keys`: the keys of its ledger by kind (the `--keys` kinds), for a run to cover;
 - `proofs`: `"real"` when its getValidityProof answers carry proofs of the light prover, `"placeholder"`
-  when they carry well-formed points that prove nothing (no prover installed, or none asked for).
+  when they carry well-formed points that prove nothing (no prover installed, or none asked for);
+- `partial_trees`: the trees (base58) of which its ledger has not seen every leaf (a slice that starts
+  mid-chain): its roots for them are no truth to compare a target's with.
 
 `source` is a bundled scenario's name or a scenario file, a scenario document (a mapping: what the
 mirror replays), or a `LedgerSource`. `prover` is `auto` (the light prover when it is installed),
@@ -36,6 +38,7 @@ class ReferenceHandle(Protocol):
     url: str
     keys: Mapping[str, Sequence[str]]
     proofs: str
+    partial_trees: Sequence[str]
 
 
 @contextlib.contextmanager

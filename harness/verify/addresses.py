@@ -14,9 +14,17 @@ from harness.context import Answer, CheckContext
 from harness.core.paths import result_value
 from harness.core.values import clip
 from harness.verify.validity import Problem
-from ledger_crypto import HEIGHT, HIGHEST_ADDRESS_PLUS_ONE, NonInclusionProof, b58decode, verify_non_inclusion
+from ledger_crypto import (
+    HEIGHT,
+    HIGHEST_ADDRESS_PLUS_ONE,
+    NonInclusionProof,
+    b58decode,
+    b58encode,
+    verify_non_inclusion,
+)
 
-__all__ = ["address_taken_probes", "address_tree", "confirmed_taken", "proof_problems", "taken_inside"]
+__all__ = ["address_taken_probes", "address_tree", "confirmed_taken", "held_in_tree", "proof_problems", "successor",
+           "taken_inside"]
 
 FRESH_TREE_ROOT = "3FrGzyXtjqjnukHDS2M5oyVj8tMVcHSahcHpWBGR5MHY"
 """Root of an address tree holding only its two sentinel elements (ledger-facts.md)."""
@@ -99,9 +107,27 @@ def proof_problems(asked: list[str], items: Any, tree: str | None) -> tuple[int,
     return judged, problems
 
 
+def successor(address: str) -> str:
+    """address + 1: a tree that holds `address` proves its successor free with `address` as the low element."""
+    return b58encode((int.from_bytes(b58decode(address, length=32), "big") + 1).to_bytes(32, "big"))
+
+
+def held_in_tree(items: Any, taken: list[str]) -> set[str]:
+    """The taken addresses a tree holds, read from its proofs of their successors (asked in the order of
+    `taken`): each is the low element of its successor's proof. An address held by an account but not in the
+    tree waits in the address queue for a forester, or the tree is stale; only a ledger known to be true
+    tells which."""
+    held = set()
+    for address, item in zip(taken, items if isinstance(items, list) else [], strict=False):
+        if isinstance(item, dict) and item.get("lowerRangeAddress") == address:
+            held.add(address)
+    return held
+
+
 def taken_inside(items: Any, taken: list[str]) -> list[Problem]:
-    """Proven ranges that hold an address the target itself says is taken: a proof from a stale
-    state of the tree (or a fresh tree on a populated ledger)."""
+    """Proven ranges that hold an address known to be in the address tree (the target's own tree shows it,
+    or the reference's does): a proof from a stale state of the tree (or a fresh tree on a populated
+    ledger)."""
     problems = []
     for i, item in enumerate(items if isinstance(items, list) else []):
         if taken and isinstance(item, dict) and item.get("root") == FRESH_TREE_ROOT:
@@ -116,7 +142,7 @@ def taken_inside(items: Any, taken: list[str]) -> list[Problem]:
             if low < int.from_bytes(b58decode(address, length=32), "big") < high:
                 fresh = " (the range of a fresh tree)" if (low, high) == (0, HIGHEST_ADDRESS_PLUS_ONE) else ""
                 problems.append(Problem("Proven range holds a taken address",
-                                        f"no address the target holds inside result.value[{i}]'s range{fresh}",
+                                        f"no address of the tree inside result.value[{i}]'s range{fresh}",
                                         {"taken": address, "lowerRangeAddress": item["lowerRangeAddress"],
                                          "higherRangeAddress": item["higherRangeAddress"]}, ("ledger-T2", "4.2-M16"),
                                         result_value(i, "lowerRangeAddress")))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -231,3 +231,32 @@ def recomputed_hash(account: dict) -> bytes:
         discriminator=data["discriminator"] if has_data else None,
         data_hash=b58decode(data["dataHash"], length=32) if has_data else None,
     )
+
+
+DIAGNOSED = ("leafIndex", "tree", "owner")
+"""Members whose wrong value a hash can name: each is an input of the hash that other answers also show."""
+NEIGHBOURS = 3
+"""Leaf indices this far either side of the one given are tried too (an index off by one is a common fault)."""
+MAX_TRIES = 64
+
+
+def disagreeing_member(account: dict, seen: Mapping[str, Iterable[Any]]) -> tuple[str, Any] | None:
+    """The member of an account whose hash does not recompute, and the value that makes it recompute: another
+    value the run saw for that member (`seen`: the same account elsewhere, the other accounts of the answer),
+    or a leaf index next to the one given. None when no single member explains the hash."""
+    try:
+        wanted = b58decode(account["hash"], length=32)
+    except (KeyError, ValueError):
+        return None
+    for member in DIAGNOSED:
+        given = account.get(member)
+        values = {value for value in seen.get(member, ()) if value != given and isinstance(value, int | str)}
+        if member == "leafIndex" and type(given) is int:
+            values |= {given + step for step in range(-NEIGHBOURS, NEIGHBOURS + 1) if step and given + step >= 0}
+        for value in sorted(values, key=str)[:MAX_TRIES]:
+            try:
+                if recomputed_hash({**account, member: value}) == wanted:
+                    return member, value
+            except (KeyError, TypeError, ValueError, OverflowError):
+                continue
+    return None

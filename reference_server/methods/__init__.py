@@ -8,22 +8,22 @@ One module per group; importing this package registers every method.
 
 from reference_server.methods import accounts, indexer, proofs, signatures, tokens, transactions
 from reference_server.methods.registry import (
-    PARAMS_READINGS,
+    PROOF_FORM_READINGS,
     REGISTRY,
     MethodFunction,
     call,
+    readings,
     registered,
-    result_readings,
     rpc_method,
 )
 
 __all__ = [
-    "PARAMS_READINGS",
+    "PROOF_FORM_READINGS",
     "REGISTRY",
     "MethodFunction",
     "call",
+    "readings",
     "registered",
-    "result_readings",
     "rpc_method",
 ]
 

@@ -12,7 +12,7 @@ from reference_server.methods.registry import rpc_method
 from reference_server.methods.shapes import account_json, key_param, lookup_live
 from reference_server.options import ServerOptions
 from reference_server.pagination import ascending_page, decode_cursor, encode_cursor, next_cursor, page_limit
-from schema import Contract
+from schema import Method
 
 __all__ = [
     "get_compressed_account",
@@ -23,14 +23,16 @@ __all__ = [
 
 
 @rpc_method("getCompressedAccount")
-def get_compressed_account(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_compressed_account(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method) -> Any:
     """The live account by address or hash, null when not found (7-N1); exactly one of the two (7-C1)."""
     account = lookup_live(ledger, params)
     return None if account is None else account_json(account)
 
 
 @rpc_method("getCompressedAccountBalance")
-def get_compressed_account_balance(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> int:
+def get_compressed_account_balance(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> int:
     """Lamports of the live account by address or hash (getCompressedBalance is its alias).
 
     An unknown or closed account answers 0 and neither/both members fail, as observed practice
@@ -41,20 +43,23 @@ def get_compressed_account_balance(ledger: Ledger, params: Mapping[str, Any], op
 
 
 @rpc_method("getCompressedBalanceByOwner")
-def get_compressed_balance_by_owner(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> int:
+def get_compressed_balance_by_owner(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> int:
     """Σ lamports of the owner's live accounts; 0 for an owner without any."""
     return ledger.lamports_of_owner(key_param(params, "owner"))
 
 
 @rpc_method("getCompressedAccountsByOwner")
-def get_compressed_accounts_by_owner(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_compressed_accounts_by_owner(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> Any:
     """The owner's live accounts by hash ascending, paged; filters and dataSlice as observed.
 
     Order, cursor (the last hash), `filters` ({memcmp: {offset, bytes}} over `data.data`,
     ANDed, at most the observed maximum) and `dataSlice` (cuts only `data.data`) all follow
     observed practice: the spec leaves the filter shape and the order open.
     """
-    method = Contract.default().method("getCompressedAccountsByOwner")
     limit = page_limit(method, params)
     after = decode_cursor(params.get("cursor"), 32)
     accept = _filter(ledger, params.get("filters") or [], method.observed["max_filters"])

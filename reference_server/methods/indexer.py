@@ -8,12 +8,13 @@ from reference_server.errors import SERVER_ERROR, RpcError
 from reference_server.ledger import Ledger
 from reference_server.methods.registry import rpc_method
 from reference_server.options import ServerOptions
+from schema import Method
 
 __all__ = ["get_indexer_health", "get_indexer_slot"]
 
 
 @rpc_method("getIndexerHealth")
-def get_indexer_health(ledger: Ledger, params: Any, options: ServerOptions) -> str:
+def get_indexer_health(ledger: Ledger, params: Any, options: ServerOptions, method: Method) -> str:
     """`ok`, or an error once the chain tip is more than `max_stale_slots` ahead (7-C3).
 
     The message is observed practice's (`Node is behind N slots`, -32000); the spec shows none.
@@ -25,6 +26,6 @@ def get_indexer_health(ledger: Ledger, params: Any, options: ServerOptions) -> s
 
 
 @rpc_method("getIndexerSlot")
-def get_indexer_slot(ledger: Ledger, params: Any, options: ServerOptions) -> int:
+def get_indexer_slot(ledger: Ledger, params: Any, options: ServerOptions, method: Method) -> int:
     """The slot of the last block indexed, a bare integer."""
     return ledger.indexed_slot

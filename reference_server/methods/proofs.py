@@ -17,7 +17,7 @@ from reference_server.ledger import Account, Ledger
 from reference_server.methods.registry import rpc_method
 from reference_server.options import ServerOptions
 from reference_server.prover import AccountInput, AddressInput, ProverError, prover_for
-from schema import Contract, Method
+from schema import Method
 
 __all__ = ["get_multiple_new_address_proofs", "get_validity_proof"]
 
@@ -35,13 +35,15 @@ class _Element:
 
 
 @rpc_method("getMultipleNewAddressProofs")
-def get_multiple_new_address_proofs(ledger: Ledger, params: Sequence[str], options: ServerOptions) -> Any:
+def get_multiple_new_address_proofs(
+    ledger: Ledger, params: Sequence[str], options: ServerOptions, method: Method
+) -> Any:
     """One non-inclusion proof per address in the address tree; an address that exists fails.
 
     The cap (50) and the element fields' encodings are observed practice: the ranges are the
     low element's value and next value as 32-byte big-endian keys, the proof its 26 siblings.
     """
-    maximum = Contract.default().method("getMultipleNewAddressProofs").observed["max_addresses"]
+    maximum = method.observed["max_addresses"]
     if len(params) > maximum:
         raise RpcError(INVALID_PARAMS, f"Invalid params: {len(params)} addresses given, at most {maximum} allowed")
     tree = b58encode(ledger.address_tree_key)
@@ -63,8 +65,12 @@ def get_multiple_new_address_proofs(ledger: Ledger, params: Sequence[str], optio
 
 
 def _non_inclusion(ledger: Ledger, text: str) -> NonInclusionProof:
+    """The proof that `text` is free; an address an account holds is taken even before the tree has it (queued)."""
     try:
-        return ledger.address_tree.non_inclusion_proof(int.from_bytes(b58decode(text, length=32), "big"))
+        address = b58decode(text, length=32)
+        if ledger.address_taken(address):
+            raise AddressExistsError(text)
+        return ledger.address_tree.non_inclusion_proof(int.from_bytes(address, "big"))
     except AddressExistsError:
         raise RpcError(SERVER_ERROR, f"Validation Error: address {text} already exists") from None
     except ValueError:
@@ -73,7 +79,7 @@ def _non_inclusion(ledger: Ledger, text: str) -> NonInclusionProof:
 
 
 @rpc_method("getValidityProof")
-def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method) -> Any:
     """A proof that `hashes` exist (live) and new addresses are free, with its merkle context.
 
     Spec: the counts of §8 (4.3-R1, 4.3-R2) and failure for unknown or consumed accounts
@@ -84,7 +90,6 @@ def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: Serve
     non-empty `newAddressesWithTrees`; accounts come first, then addresses; root indices are the
     tree's seq modulo the root history.
     """
-    method = Contract.default().method("getValidityProof")
     hashes, addresses = params.get("hashes") or None, _new_addresses(ledger, params)
     _check_counts(method, hashes, addresses)
     hashes, addresses = hashes or [], addresses or []

@@ -1,54 +1,36 @@
 """The method registry and `call`, the one entry point the transport uses.
 
-Each method is a pure function `(ledger, params, options) -> value`, registered under its
+Each method is a pure function `(ledger, params, options, method) -> value`, registered under its
 canonical name with `@rpc_method`. `call` resolves aliases, checks params against the
 contract, runs the function and wraps the value of a state query in `{context, value}`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from reference_server.errors import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from reference_server.ledger import Ledger
 from reference_server.options import ServerOptions
-from schema import Contract, Validator
+from schema import Contract, Method, Validator
 
-__all__ = ["PARAMS_READINGS", "REGISTRY", "MethodFunction", "call", "registered", "result_readings", "rpc_method"]
+__all__ = ["PROOF_FORM_READINGS", "REGISTRY", "MethodFunction", "call", "readings", "registered", "rpc_method"]
 
-MethodFunction = Callable[[Ledger, Any, ServerOptions], Any]
+MethodFunction = Callable[[Ledger, Any, ServerOptions, Method], Any]
+"""A method's implementation: the ledger, the params, the server's options and the method's contract."""
 
 REGISTRY: dict[str, MethodFunction] = {}
 
-PARAMS_READINGS: Mapping[str, list[str]] = {
-    "filters-shape": ["memcmp"],
-    "empty-address-list": ["same-as-absent"],
-    "new-address-element": ["object"],
-    "validity-hashes-required": ["optional"],
-}
-"""The readings of open points in params the reference accepts: observed practice for each."""
+PROOF_FORM_READINGS = {"wire": {"validity-proof-fields": ("wire",), "bn-values": ("base58",)},
+                       "spec-2.10": {"validity-proof-fields": ("spec-2.10",), "bn-values": ("integer",)}}
+"""The readings of the proof's fields each `--profile` of the reference answers with."""
 
 
-def result_readings(options: ServerOptions) -> dict[str, list[str]]:
-    """The readings the reference's answers follow (observed practice, but for the proof form asked)."""
-    spec_form = options.proof_form == "spec-2.10"
-    return {
-        "token-state": ["string"],
-        "optional-null": ["null"],
-        "signature-error": ["null"],
-        "compression-info-key": ["compressionInfo"],
-        "transaction-context": ["bare"],
-        "latest-nonvoting-cursor": ["absent"],
-        "validity-proof-fields": ["spec-2.10" if spec_form else "wire"],
-        "bn-values": ["integer" if spec_form else "base58"],
-        "compressed-proof-shape": ["abc-bytes"],
-        "new-address-element": ["object"],
-        "filters-shape": ["memcmp"],
-        "token-data-key": ["optionalTokenData"],
-        "tlv-format": ["base64"],
-    }
+def readings(contract: Contract, options: ServerOptions) -> dict[str, tuple[str, ...]]:
+    """The readings the reference follows: observed practice on every open point, but for the proof form asked."""
+    return {**contract.observed_readings(), **PROOF_FORM_READINGS[options.proof_form]}
 
 
 def rpc_method(name: str) -> Callable[[MethodFunction], MethodFunction]:
@@ -84,7 +66,7 @@ def call(
     problems = _params_validator(contract, spec.canonical).violations(params)
     if problems:
         raise RpcError(INVALID_PARAMS, f"Invalid params: {problems[0]}")
-    value = function(ledger, params, options)
+    value = function(ledger, params, options, spec)
     if spec.state:
         return {"context": {"slot": ledger.indexed_slot}, "value": value}
     return value
@@ -92,8 +74,8 @@ def call(
 
 @lru_cache(maxsize=256)
 def _params_validator(contract: Contract, name: str) -> Validator:
-    """The params validator of a method under `PARAMS_READINGS`, looked up once per contract."""
-    return contract.params_validator(name, PARAMS_READINGS)
+    """The params validator of a method under observed practice's readings, looked up once per contract."""
+    return contract.params_validator(name, contract.observed_readings())
 
 
 def _normalise(contract: Contract, name: str, params: Any) -> Any:

@@ -23,7 +23,7 @@ from reference_server.pagination import (
     next_cursor,
     page_limit,
 )
-from schema import Contract
+from schema import Method
 
 __all__ = [
     "get_compression_signatures_for_address",
@@ -34,14 +34,14 @@ __all__ = [
 ]
 
 
-def _page(keys: Sequence[SignatureKey], params: Mapping[str, Any], name: str) -> tuple[list[SignatureKey], int]:
+def _page(keys: Sequence[SignatureKey], params: Mapping[str, Any], method: Method) -> tuple[list[SignatureKey], int]:
     """The page of keys asked for, newest first, and the limit it was cut at."""
-    limit = page_limit(Contract.default().method(name), params)
+    limit = page_limit(method, params)
     return descending_page(keys, limit=limit, before=decode_signature_cursor(params.get("cursor"))), limit
 
 
-def _listing(ledger: Ledger, keys: Sequence[SignatureKey], params: Mapping[str, Any], name: str) -> Any:
-    page, limit = _page(keys, params, name)
+def _listing(ledger: Ledger, keys: Sequence[SignatureKey], params: Mapping[str, Any], method: Method) -> Any:
+    page, limit = _page(keys, params, method)
     items = [_item(ledger, key) for key in page]
     return {"items": items, "cursor": next_cursor(page, limit, encode_signature_cursor)}
 
@@ -53,43 +53,51 @@ def _item(ledger: Ledger, key: SignatureKey) -> dict[str, Any]:
 
 
 @rpc_method("getCompressionSignaturesForAddress")
-def get_compression_signatures_for_address(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_compression_signatures_for_address(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> Any:
     """Transactions that opened or closed an account with this address (any account holding it)."""
     keys = ledger.signatures_by_address.keys(key_param(params, "address"))
-    return _listing(ledger, keys, params, "getCompressionSignaturesForAddress")
+    return _listing(ledger, keys, params, method)
 
 
 @rpc_method("getCompressionSignaturesForOwner")
-def get_compression_signatures_for_owner(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_compression_signatures_for_owner(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> Any:
     """Transactions that opened or closed accounts whose owner (program) is `owner`."""
     keys = ledger.signatures_by_owner.keys(key_param(params, "owner"))
-    return _listing(ledger, keys, params, "getCompressionSignaturesForOwner")
+    return _listing(ledger, keys, params, method)
 
 
 @rpc_method("getCompressionSignaturesForTokenOwner")
 def get_compression_signatures_for_token_owner(
-    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
 ) -> Any:
     """Transactions that opened or closed token accounts whose token owner is `owner`."""
     keys = ledger.signatures_by_token_owner.keys(key_param(params, "owner"))
-    return _listing(ledger, keys, params, "getCompressionSignaturesForTokenOwner")
+    return _listing(ledger, keys, params, method)
 
 
 @rpc_method("getLatestCompressionSignatures")
-def get_latest_compression_signatures(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_latest_compression_signatures(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> Any:
     """Every successful transaction, newest first."""
     keys = ledger.latest_signatures(include_failed=False)
-    return _listing(ledger, keys, params, "getLatestCompressionSignatures")
+    return _listing(ledger, keys, params, method)
 
 
 @rpc_method("getLatestNonVotingSignatures")
-def get_latest_non_voting_signatures(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_latest_non_voting_signatures(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> Any:
     """Every transaction, failed ones too, each with `error` (text or null), newest first.
 
     As observed practice: the answer has no cursor (the method's example shows none), yet
     `cursor` and `limit` are accepted, so a client can still page with the last item's key.
     """
-    page, _ = _page(ledger.latest_signatures(include_failed=True), params, "getLatestNonVotingSignatures")
+    page, _ = _page(ledger.latest_signatures(include_failed=True), params, method)
     items = []
     for key in page:
         item = _item(ledger, key)

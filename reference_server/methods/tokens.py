@@ -10,7 +10,7 @@ from reference_server.methods.registry import rpc_method
 from reference_server.methods.shapes import account_json, key_param, lookup_live, token_json
 from reference_server.options import ServerOptions
 from reference_server.pagination import ascending_page, decode_cursor, encode_cursor, next_cursor, page_limit
-from schema import Contract
+from schema import Method
 
 __all__ = [
     "get_compressed_token_account_balance",
@@ -23,22 +23,26 @@ _LOW, _HIGH = bytes(32), b"\xff" * 32
 
 
 @rpc_method("getCompressedTokenAccountsByOwner")
-def get_compressed_token_accounts_by_owner(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_compressed_token_accounts_by_owner(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> Any:
     """The token owner's live token accounts, optionally of one mint (4.2-N4), paged."""
     keys = ledger.tokens_by_owner.keys(key_param(params, "owner"))
-    return _token_page(ledger, keys, params, "getCompressedTokenAccountsByOwner")
+    return _token_page(ledger, keys, params, method)
 
 
 @rpc_method("getCompressedTokenAccountsByDelegate")
-def get_compressed_token_accounts_by_delegate(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_compressed_token_accounts_by_delegate(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> Any:
     """Live token accounts whose delegate is `delegate` (4.2-N5), optionally of one mint, paged."""
     keys = ledger.tokens_by_delegate.keys(key_param(params, "delegate"))
-    return _token_page(ledger, keys, params, "getCompressedTokenAccountsByDelegate")
+    return _token_page(ledger, keys, params, method)
 
 
-def _token_page(ledger: Ledger, keys: Sequence[bytes], params: Mapping[str, Any], name: str) -> Any:
+def _token_page(ledger: Ledger, keys: Sequence[bytes], params: Mapping[str, Any], method: Method) -> Any:
     """A page of mint ‖ hash keys, ascending; cursor = base58(mint ‖ hash) of the last (observed)."""
-    limit = page_limit(Contract.default().method(name), params)
+    limit = page_limit(method, params)
     after = decode_cursor(params.get("cursor"), 64)
     mint = key_param(params, "mint")
     low, high = (None, None) if mint is None else (mint + _LOW, mint + _HIGH)
@@ -51,13 +55,15 @@ def _token_page(ledger: Ledger, keys: Sequence[bytes], params: Mapping[str, Any]
 
 
 @rpc_method("getCompressedTokenBalancesByOwner")
-def get_compressed_token_balances_by_owner(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_compressed_token_balances_by_owner(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> Any:
     """Σ amounts per mint of the owner's live token accounts, by mint ascending, paged.
 
     The member is `token_balances` (snake_case) as §4.2 #8 and observed practice write it;
     order and cursor (the last mint) follow observed practice.
     """
-    limit = page_limit(Contract.default().method("getCompressedTokenBalancesByOwner"), params)
+    limit = page_limit(method, params)
     after = decode_cursor(params.get("cursor"), 32)
     balances = ledger.token_balances(key_param(params, "owner"))
     mint = key_param(params, "mint")
@@ -68,7 +74,9 @@ def get_compressed_token_balances_by_owner(ledger: Ledger, params: Mapping[str, 
 
 
 @rpc_method("getCompressedTokenAccountBalance")
-def get_compressed_token_account_balance(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_compressed_token_account_balance(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> Any:
     """`{amount}` of the live token account by address or hash.
 
     As observed practice (the spec is silent): an unknown, closed or non-token account answers

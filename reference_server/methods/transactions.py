@@ -10,12 +10,15 @@ from reference_server.ledger import Account, Ledger, Transaction
 from reference_server.methods.registry import rpc_method
 from reference_server.methods.shapes import account_json, token_json
 from reference_server.options import ServerOptions
+from schema import Method
 
 __all__ = ["get_transaction_with_compression_info", "transaction_object"]
 
 
 @rpc_method("getTransactionWithCompressionInfo")
-def get_transaction_with_compression_info(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions) -> Any:
+def get_transaction_with_compression_info(
+    ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method
+) -> Any:
     """`{compressionInfo: {closedAccounts, openedAccounts}, transaction}`, or null.
 
     The shape is observed practice: the member is `compressionInfo` (the spec's table writes

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from cases.case_builder import stale_scenarios
-from cases.generate_requests import NOT_COVERED, NOT_EXPRESSIBLE, generate
 from cases.invariants import INVARIANTS
 from cases.loader import load_cases, write_case
 from cases.model import Case
+from cases.tools.case_builder import stale_scenarios
+from cases.tools.generate_requests import NOT_COVERED, NOT_EXPRESSIBLE, generate
 from schema import Contract
 
 
@@ -125,7 +125,7 @@ def test_request_ids_are_unique(cases: list[Case]) -> None:
 
 
 def test_the_generator_writes_the_committed_requests(cases: list[Case]) -> None:
-    """The committed files are what `python -m cases.generate_requests` writes, answers aside."""
+    """The committed files are what `python -m cases.tools.generate_requests` writes, answers aside."""
     committed = {case.name: write_case(case).split("\n<< ")[0] for case in cases}
     generated = {case.name: write_case(case).rstrip("\n") for case in generate()}
     assert committed == generated

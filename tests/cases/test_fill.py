@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from cases import CASES_DIR
-from cases.fill import Reference, fill, fill_files
 from cases.loader import load_cases, write_case
+from cases.tools.fill import Reference, fill, fill_files
 from reference_server.wiring import bundled_reference
 from schema.jsonio import dumps
 from tests.harness.csi_process import HANG_GUARD

@@ -1,7 +1,9 @@
 """docs/clauses.md: every clause with the checks that cite it and the broken servers shown caught violating it.
 
 A clause counts as covered only through a broken variant (tests/harness/broken.py and
-variants_*.py) whose caught findings cite it, which tests/harness/test_broken_variants.py asserts.
+variants_*.py) that declares it in `Variant.clauses` and whose caught findings cite it, which
+tests/harness/test_broken_variants.py asserts. A variant that declares nothing proves nothing;
+a clause where the spec says "not shown" can be declared by none (there is nothing to violate).
 `make export` writes the page: `python -m tests.harness.clause_map > docs/clauses.md`.
 """
 
@@ -11,23 +13,18 @@ import sys
 
 import harness.checks  # noqa: F401  (registers the catalogue)
 from harness.core.registry import REGISTRY
-from harness.report.coverage import render_coverage_markdown
+from harness.report.coverage import Proof, render_coverage_markdown
 from schema import Contract
 
-from .broken import Variant, all_variants
+from .broken import all_variants
 
 
-def proven_clauses(variant: Variant) -> tuple[str, ...]:
-    """The clauses a variant shows its check catching: those it declares, else all its check cites."""
-    return variant.clauses or REGISTRY.get(variant.check).clauses
-
-
-def proven_by_variants() -> dict[str, list[str]]:
-    """clause -> names of the variants shown caught violating it."""
-    proven: dict[str, list[str]] = {}
+def proven_by_variants() -> dict[str, list[Proof]]:
+    """clause -> the variants declaring it, each with the check shown catching it."""
+    proven: dict[str, list[Proof]] = {}
     for variant in all_variants():
-        for clause in proven_clauses(variant):
-            proven.setdefault(clause, []).append(variant.name)
+        for clause in variant.clauses:
+            proven.setdefault(clause, []).append(Proof(variant.name, variant.check))
     return proven
 
 

@@ -278,11 +278,6 @@ class Drip:
         self.data, self.interval, self.after = data, interval, after
         self.sent = 0
 
-    @property
-    def lasts(self) -> float:
-        """Seconds the whole drip takes, for a client that waits for all of it."""
-        return len(self.data) * self.interval
-
     async def __call__(self, request: Received, writer: asyncio.StreamWriter) -> None:
         writer.write(self.after)
         for i in range(len(self.data)):

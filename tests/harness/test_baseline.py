@@ -124,7 +124,7 @@ def test_reports_carry_the_baseline(tmp_path: Path) -> None:
     text = stream.getvalue()
     assert "Balance differs" not in text  # a known finding is counted, not reprinted on every run
     assert "Baseline: 1 known finding(s) not counted by the gate; 1 stale entry matched no finding: health.ok" in text
-    assert "Gate (FAIL): failed, 1 finding(s)" in text
+    assert "Threshold FAIL (--fail-on): 1 finding(s)" in text
     page = render_html(result)
     assert "<h2>Baseline</h2>" in page and "baselined: known, not counted by the gate" in page
 

@@ -18,7 +18,8 @@ def test_every_family_has_checks() -> None:
     assert {spec.family for spec in REGISTRY.all()} == set(FAMILIES)
 
 
-MODULES = {"schema": ("schemas",), "differential": ("differential", "mirror"), "crypto": ("crypto", "proofs")}
+MODULES = {"schema": ("schemas",), "differential": ("differential", "mirror"), "crypto": ("crypto", "proofs"),
+           "consistency": ("consistency", "transactions")}
 """Family -> the check modules that hold it, where the module is not named after the family."""
 
 

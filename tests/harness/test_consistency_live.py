@@ -97,7 +97,7 @@ def test_accounts_consumed_after_discovery_are_not_failed() -> None:
     assert fails == []
     assert {check_id: by_id[check_id].status for check_id in BALANCE_CHECKS} == dict.fromkeys(BALANCE_CHECKS,
                                                                                                  Status.PASS)
-    assert any("consumed since discovery" in note for note in result.notes)
+    assert any("consumed since discovery" in text for check in result.checks for text in check.not_reached)
 
 
 def _context_null(real: Dispatch, method: str, params: Any) -> Any:

@@ -11,15 +11,21 @@ from harness.core.keys import KEY_KINDS, load_keys_file
 from harness.core.profile import PROFILES
 from harness.engine.runner import RunConfig, run
 from harness.target import Target
+from schema import Contract
 
 from .broken import serving
 
 
 def test_keys_file_is_read_and_checked(tmp_path: Path) -> None:
     path = tmp_path / "keys.yaml"
-    path.write_text("owners: [ownerA, ownerB]\nmints: [mintA]\n")
+    owner_a, owner_b, mint = "11111111111111111111111111111111", "So11111111111111111111111111111111111111112", \
+        "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+    path.write_text(f"owners: [{owner_a}, {owner_b}]\nmints: [{mint}]\n")
     keys = load_keys_file(path)
-    assert keys["owners"] == ["ownerA", "ownerB"] and keys["mints"] == ["mintA"]
+    assert keys["owners"] == [owner_a, owner_b] and keys["mints"] == [mint]
+    path.write_text("owners: [ownerA]\n")
+    with pytest.raises(ConfigError, match='owners: "ownerA" is not a base58 key of 32 bytes'):
+        load_keys_file(path)
     path.write_text("wallets: [x]\n")
     with pytest.raises(ConfigError, match="wallets"):
         load_keys_file(path)
@@ -39,3 +45,9 @@ def test_discovery_finds_every_kind_on_the_default_scenario(tmp_path: Path) -> N
     for kind in ("signatures", "hashes", "addresses", "owners", "token_owners", "mints", "delegates", "trees",
                  "closed_hashes"):
         assert found[kind], kind
+
+
+def test_every_kind_of_key_the_contract_names_is_one_discovery_finds() -> None:
+    """`params.keys` in the contract names kinds of key; discovery and --keys must know each of them."""
+    named = {kind for method in Contract.default().methods.values() for kind in method.keys.values()}
+    assert named and named <= set(KEY_KINDS)

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from harness import generate
 from harness.core.model import Basis
 from harness.generate import NoValidParams, drawn, invalid_params, valid_params
-from harness.judging.samples import key_kind
 from schema import Contract
 from schema.jsonio import dumps
 
@@ -49,25 +48,24 @@ def test_breaks_names_values_as_json() -> None:
     ("getCompressedTokenAccountsByDelegate", "no delegates discovered"),
     ("getCompressedBalanceByOwner", "no owners discovered"),
     ("getCompressedTokenBalancesByOwner", "no token_owners discovered"),
-    ("getCompressedAccount", "no hashes or addresses discovered"),
-    ("getValidityProof", "no live account hash discovered"),
+    ("getCompressedAccount", "no addresses or hashes discovered"),
+    ("getValidityProof", "no hashes discovered"),
 ])
 def test_missing_keys_are_named_not_drawn_from_nothing(method: str, missing: str) -> None:
     with pytest.raises(NoValidParams, match=missing):
-        valid_params(CONTRACT.method(method), {}, key_for=key_kind)
+        valid_params(CONTRACT.method(method), {})
 
 
 def test_only_the_kinds_of_keys_that_exist_are_used() -> None:
     """getCompressedAccount with hashes but no addresses: every draw is by hash."""
-    strategy = valid_params(CONTRACT.method("getCompressedAccount"), {"hashes": [KEY], "addresses": []},
-                            key_for=key_kind)
+    strategy = valid_params(CONTRACT.method("getCompressedAccount"), {"hashes": [KEY], "addresses": []})
     assert drawn(strategy, count=10, seed=0) and all(p == {"hash": KEY} for p in drawn(strategy, count=10, seed=0))
 
 
 # -- drawing: seeded, each example once, as many as the strategy has -------------------------------
 
 def test_draws_directly_with_the_installed_hypothesis() -> None:
-    """Protection: `drawn` falls back to hypothesis's test engine (5x slower) when the conjecture
+    """Protection: `drawn` falls back to hypothesis's slower test engine when the conjecture
     internals it uses move; that must be a failing test, not a silently slower run."""
     assert generate.DIRECT
 
@@ -83,7 +81,7 @@ def test_no_example_twice_and_a_small_strategy_gives_all_it_has() -> None:
     """A strategy with 28 possible params gives those 28 for 100 asked, each once, as the engine does:
     the number of requests a run sends depends on it."""
     keys = {"hashes": [f"h{i}" for i in range(14)], "addresses": [f"a{i}" for i in range(14)]}
-    strategy = valid_params(CONTRACT.method("getCompressedAccount"), keys, key_for=key_kind)
+    strategy = valid_params(CONTRACT.method("getCompressedAccount"), keys)
     examples = drawn(strategy, count=100, seed=0)
     assert len(examples) == 28 and {dumps(p) for p in examples} == (
         {dumps({"hash": k}) for k in keys["hashes"]} | {dumps({"address": k}) for k in keys["addresses"]})
@@ -95,7 +93,7 @@ def test_as_many_examples_as_the_engine_draws(method: str) -> None:
     """Per method, valid and invalid params: the number of requests the harness sends is the engine's."""
     keys = {kind: [f"{kind}{i}" for i in range(3)] for kind in
             ("hashes", "addresses", "owners", "token_owners", "delegates", "mints", "signatures")}
-    valid = valid_params(CONTRACT.method(method), keys, key_for=key_kind)
+    valid = valid_params(CONTRACT.method(method), keys)
     sample = drawn(valid, count=1, seed=0)[0]
     strategies = [valid, invalid_params(CONTRACT, CONTRACT.method(method), None),
                   invalid_params(CONTRACT, CONTRACT.method(method), sample)]

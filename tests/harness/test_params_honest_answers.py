@@ -104,28 +104,17 @@ def html_501_server() -> Iterator[str]:
         thread.join()
 
 
-JUDGED_NOTHING = {"schema.result", "schema.context-slot", "schema.ambiguity-readings", "transport.success-status",
-                  "transport.content-type", "transport.error-status", "transport.path-forms",
-                  "envelope.jsonrpc-member", "envelope.result-xor-error", "envelope.id-echoed", "envelope.error-object",
-                  "params.validity-consumed-account"}
-SPEC_BROKEN = {"params.generated-valid", "params.not-found", "params.deprecated-new-addresses", "transport.api-key"}
-
-
-def test_a_server_answering_501_html_to_everything_passes_nothing_it_never_showed() -> None:
-    """#12: a plain `http.server` got 17 PASS. Now: FAIL where the spec is broken (a valid request gets no
-    JSON answer), SKIP where nothing could be judged; the one PASS is that every request was answered in time."""
-    result = _run(html_501_server(), ["envelope", "transport", "schema", "params"])
-    by_status: dict[Status, set[str]] = {}
-    for check in result.checks:
-        by_status.setdefault(check.status, set()).add(check.check_id)
-    assert by_status.get(Status.PASS, set()) == {"transport.answered"}
-    assert by_status[Status.FAIL] >= SPEC_BROKEN
-    assert by_status[Status.SKIP] >= JUDGED_NOTHING
-    body = [f for f in _check(result, "schema.error-body").findings if f.method == "getIndexerSlot"]
-    # §7 states the body of 429 and 500 only: a 501's HTML page breaks a convention (WARN), not the spec
-    assert body and body[0].basis is Basis.JSON_RPC and body[0].title == "Malformed HTTP 501 body"
-    assert _check(result, "schema.error-body").status is Status.WARN
-    assert "HTML or XML, not JSON" in body[0].received["not_json"]
+def test_a_url_answering_html_to_everything_is_no_indexer_and_the_run_inconclusive() -> None:
+    """A wrong URL (a web page, a path that 404s) is not an indexer failing every check: the preflight
+    getIndexerSlot got no JSON-RPC answer, so the run says what came back and asks whether the URL is the
+    JSON-RPC one; no check runs, nothing passes, and the exit code is 3 (inconclusive), not 1."""
+    with html_501_server() as url:
+        result = _run(contextlib.nullcontext(url), ["envelope", "transport", "schema", "params"])
+    said = result.precondition
+    assert said.startswith("getIndexerSlot got no JSON-RPC answer (HTTP 501, text/html beginning <!DOCTYPE")
+    assert said.endswith(f"is {url}/ the indexer's JSON-RPC URL?")
+    assert {check.status for check in result.checks} == {Status.SKIP} and result.findings == []
+    assert (result.exit_code(), result.verdict()) == (3, "inconclusive")
 
 
 def _answer_100000(real: Dispatch, method: str, params: Any) -> Any:

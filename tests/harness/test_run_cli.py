@@ -29,7 +29,7 @@ def _csi(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedPro
 def test_run_without_target_certifies_the_bundled_reference(tmp_path: Path) -> None:
     done = _csi("run", "--report-dir", "out", "--skip", PROOF_CHECK, cwd=tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert "Gate (FAIL): passed" in done.stdout
+    assert "Threshold FAIL (--fail-on): no finding at or above it" in done.stdout
     report = json.loads((tmp_path / "out" / "report.json").read_text())
     assert report["gate"]["passed"] and report["requests"] >= 300
     assert {p.name for p in (tmp_path / "out").iterdir()} == {"report.json", "junit.xml", "report.html"}

@@ -74,18 +74,24 @@ def _slot_refused(real: Dispatch, method: str, params: Any) -> Any:
 
 VARIANTS = [
     Variant("error-message-number", "envelope", "envelope.error-object", http=_json_body(_error_message_number),
-            only=("envelope", "params")),
+            only=("envelope", "params"), clauses=("7-R1",)),
     Variant("result-beside-error", "envelope", "envelope.result-xor-error", http=_json_body(_result_beside_error),
-            only=("envelope", "params")),
+            only=("envelope", "params"), clauses=("7-R1",)),
+    # proves no clause: the spec knows only string ids (4.1-R4): a numeric id is JSON-RPC's
     Variant("numeric-id-as-text", "envelope", "envelope.numeric-id", http=_json_body(_numeric_id_as_text)),
+    # proves no clause: error codes are not shown (7-R5): -32700 is JSON-RPC's
     Variant("parse-error-as-invalid-request", "envelope", "envelope.parse-error",
             http=_json_body(_parse_error_as_invalid_request)),
-    Variant("jsonrpc-1.0-served", "envelope", "envelope.invalid-request", http=_json_body(_invalid_request_served)),
+    Variant("jsonrpc-1.0-served", "envelope", "envelope.invalid-request", http=_json_body(_invalid_request_served),
+            clauses=("9-R1",)),
+    # proves no clause: batches are JSON-RPC's, not the spec's
     Variant("batch-first-only", "envelope", "envelope.batch", http=_first_of_batch),
+    # proves no clause: notifications are JSON-RPC's: the spec requires an id (4.1-R4)
     Variant("notification-answered", "envelope", "envelope.notification", http=_notification_answered),
     Variant("html-health", "transport", "transport.answered", http=_html_health,
-            clauses=("4.1-R3", "4.1-R6")),
+            clauses=("4.1-R6",)),
+    # proves no clause: the status of an error is not shown (7-R5): a reading of ambiguity error-http-status
     Variant("errors-with-http-400", "transport", "transport.error-status", http=_errors_with_400,
             only=("transport", "params")),
-    Variant("slot-refused", "transport", "transport.api-key", dispatch=_slot_refused),
+    Variant("slot-refused", "transport", "transport.api-key", dispatch=_slot_refused, clauses=("5-R1",)),
 ]

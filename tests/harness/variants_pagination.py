@@ -29,6 +29,8 @@ def _no_items_when_empty(real: Dispatch, method: str, params: Any) -> Any:
 
 
 VARIANTS = [
-    Variant("null-cursor-always", "pagination", "pagination.null-cursor-at-end", dispatch=_null_cursor_always),
-    Variant("empty-list-as-null", "pagination", "pagination.empty-owner", dispatch=_no_items_when_empty),
+    Variant("null-cursor-always", "pagination", "pagination.null-cursor-at-end", dispatch=_null_cursor_always,
+            clauses=("4.1-R8",)),
+    Variant("empty-list-as-null", "pagination", "pagination.empty-owner", dispatch=_no_items_when_empty,
+            clauses=("7-N3",)),
 ]

@@ -73,15 +73,20 @@ def _proof_anyway(phrase: str):
 
 
 VARIANTS = [
-    Variant("default-required-param", "params", "params.required", dispatch=_default_required),
-    Variant("case-insensitive-names", "params", "params.case-sensitive", dispatch=_case_insensitive),
-    Variant("unchecked-base58", "params", "params.invalid-base58", dispatch=_unchecked_base58),
+    Variant("default-required-param", "params", "params.required", dispatch=_default_required,
+            clauses=("4.2-M4", "4.2-M5", "4.2-M6", "4.2-M7", "4.2-M8", "4.2-M10", "4.2-M11", "4.2-M12", "4.2-M13")),
+    Variant("case-insensitive-names", "params", "params.case-sensitive", dispatch=_case_insensitive,
+            clauses=("4.1-R9",)),
+    Variant("unchecked-base58", "params", "params.invalid-base58", dispatch=_unchecked_base58,
+            clauses=("2.1-R1", "2.1-R2", "2.1-R5")),
     Variant("not-found-error", "params", "params.not-found", dispatch=_not_found_error,
             clauses=("7-N1",)),
-    Variant("new-addresses-dropped", "params", "params.deprecated-new-addresses", dispatch=_new_addresses_dropped),
+    Variant("new-addresses-dropped", "params", "params.deprecated-new-addresses", dispatch=_new_addresses_dropped,
+            clauses=("4.3-P3",)),
+    # proves no clause: the maximum `limit` is not shown (8-S2): a valid request refused breaks no stated rule
     Variant("large-limit-refused", "params", "params.generated-valid", dispatch=_large_limit_refused),
     Variant("proof-of-unknown-account", "params", "params.validity-unknown-account",
-            dispatch=_proof_anyway("does not exist")),
+            dispatch=_proof_anyway("does not exist"), clauses=("4.3-R3", "7-C2")),
     Variant("proof-of-consumed-account", "params", "params.validity-consumed-account",
-            dispatch=_proof_anyway("has been consumed")),
+            dispatch=_proof_anyway("has been consumed"), clauses=("4.3-R3", "7-C2")),
 ]

@@ -73,7 +73,8 @@ def _null(params: Any, result: Any) -> Any:
 
 
 def _variant(name: str, change: Any) -> Variant:
-    return Variant(name, "crypto", CHECK, dispatch=_on("getValidityProof", change), only=ONLY, prover=True)
+    return Variant(name, "crypto", CHECK, dispatch=_on("getValidityProof", change), only=ONLY, prover=True,
+                   clauses=("ledger-P2",))
 
 
 VARIANTS: list[Variant] = [

@@ -63,3 +63,19 @@ def test_the_served_proof_context_is_the_on_chain_one(chain_dir: Path, loaded: C
     value = call(ledger, "getValidityProof", {"hashes": hashes}, ServerOptions())["value"]
     for root, index, tree in zip(value["roots"], value["rootIndices"], value["merkleTrees"], strict=True):
         assert read_tree(loaded.runtime.data(Pubkey.from_string(tree))).roots[index] == b58decode(root, length=32)
+
+
+def test_an_address_waiting_in_the_queue_is_taken(chain_dir: Path) -> None:
+    """An account created with an address holds it at once; the forester inserts it into the address tree
+    later. Until then the tree alone would prove it free: the reference refuses it as taken (4.2-M16)."""
+    from ledger_crypto import b58encode
+    from reference_server.errors import RpcError
+    from reference_server.ingest import ingest_source
+
+    ledger = ingest_source(LedgerSource.chain(chain_dir)).ledger
+    held = {account.address for account in ledger.accounts.values() if account.address is not None}
+    queued = [address for address in held if int.from_bytes(address, "big") not in ledger.address_tree]
+    assert queued, "the generated chain leaves some addresses in the queue"
+    for address in held:
+        with pytest.raises(RpcError, match="already exists"):
+            call(ledger, "getMultipleNewAddressProofs", [b58encode(address)], ServerOptions())

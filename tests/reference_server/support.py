@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reference_server.methods import call, result_readings
+from reference_server.methods import call, readings
 from reference_server.options import ServerOptions
 from reference_server.scenario import Scenario
 from schema import Contract
@@ -103,6 +103,6 @@ def ask(s: Scenario, method: str, params: Any, options: ServerOptions = OPTIONS)
     """The `value` of a state answer (the whole result otherwise), after checking that the answer
     validates against the contract and survives the wire unchanged (big integers stay exact)."""
     result = call(s.ledger, method, params, options)
-    assert Contract.default().result_validator(method, result_readings(options)).violations(result) == []
+    assert Contract.default().result_validator(method, readings(Contract.default(), options)).violations(result) == []
     assert loads(dumps(result)) == result
     return result["value"] if Contract.default().method(method).state else result

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reference_server.errors import SERVER_ERROR, RpcError
-from reference_server.methods import call, result_readings
+from reference_server.methods import call, readings
 from reference_server.options import ServerOptions
 from reference_server.scenario import load_scenario
 from schema import Contract
@@ -13,7 +13,7 @@ from schema import Contract
 
 def ask(ledger, method: str, options: ServerOptions) -> object:
     result = call(ledger, method, None, options)
-    assert Contract.default().result_validator(method, result_readings(options)).violations(result) == []
+    assert Contract.default().result_validator(method, readings(Contract.default(), options)).violations(result) == []
     return result
 
 

@@ -11,7 +11,7 @@ from ledger_crypto import b58decode, b58encode
 from reference_server.errors import INVALID_PARAMS, RpcError
 from reference_server.generate import generate_scenario
 from reference_server.ledger import Ledger
-from reference_server.methods import call, result_readings
+from reference_server.methods import call, readings
 from reference_server.options import ServerOptions
 from reference_server.pagination import encode_signature_cursor
 from reference_server.scenario import Scenario, open_scenario, scenario_from_document
@@ -33,7 +33,7 @@ def generated() -> Scenario:
 
 def ask(ledger: Ledger, method: str, params: Any) -> Any:
     result = call(ledger, method, params, OPTIONS)
-    assert CONTRACT.result_validator(method, result_readings(OPTIONS)).violations(result) == []
+    assert CONTRACT.result_validator(method, readings(CONTRACT, OPTIONS)).violations(result) == []
     return result["value"]
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from ledger_crypto import b58encode
 from reference_server.errors import INVALID_PARAMS, METHOD_NOT_FOUND, SERVER_ERROR, RpcError
-from reference_server.methods import PARAMS_READINGS, call, registered, result_readings
+from reference_server.methods import PROOF_FORM_READINGS, call, readings, registered
 from reference_server.options import ServerOptions
 from reference_server.scenario import Scenario, open_scenario
 from schema import Contract
@@ -27,7 +27,7 @@ def scenario() -> Scenario:
 
 def ask(scenario: Scenario, method: str, params: Any, options: ServerOptions = OPTIONS) -> Any:
     result = call(scenario.ledger, method, params, options)
-    problems = Contract.default().result_validator(method, result_readings(options)).violations(result)
+    problems = Contract.default().result_validator(method, readings(Contract.default(), options)).violations(result)
     assert problems == [], f"{method}: {[str(p) for p in problems]}"
     return result
 
@@ -128,9 +128,15 @@ def test_params_may_come_positionally(scenario: Scenario) -> None:
     assert ask(scenario, "getCompressedAccountsByOwner", positional) == by_name
 
 
-def test_the_params_readings_are_observed_practice(contract) -> None:
-    for ambiguity, readings in PARAMS_READINGS.items():
-        assert readings == [contract.ambiguity(ambiguity).observed]
+def test_the_reference_follows_observed_practice_but_for_the_proof_form_asked(contract) -> None:
+    for form, chosen in PROOF_FORM_READINGS.items():
+        followed = readings(contract, ServerOptions(proof_form=form))
+        assert set(followed) == set(contract.ambiguities)
+        for ambiguity, names in followed.items():
+            assert set(names) <= set(contract.ambiguity(ambiguity).readings), ambiguity
+            assert names == chosen.get(ambiguity, (contract.ambiguity(ambiguity).observed,))
+    wire = PROOF_FORM_READINGS["wire"]
+    assert all(names == (contract.ambiguity(ambiguity).observed,) for ambiguity, names in wire.items())
 
 
 # Every error rule of the contract, with a request that breaks it and the code it answers with.

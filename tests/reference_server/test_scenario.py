@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-import cases
+import reference_server
 from ledger_crypto import TOKEN_PROGRAM_ID, b58encode
 from reference_server.ledger import DEFAULT_ADDRESS_TREE
 from reference_server.scenario import (
@@ -17,6 +17,7 @@ from reference_server.scenario import (
     scenario_from_document,
     scenario_path,
 )
+from reference_server.scenarios import SCENARIO_DIR, bundled_scenarios
 from schema.errors import ConfigError
 from schema.jsonio import dumps
 
@@ -28,10 +29,11 @@ def default():
     return open_scenario("default")
 
 
-def test_bundled_scenarios_live_next_to_the_cases_package() -> None:
-    assert Path(cases.__file__).parent / "scenarios" == cases.SCENARIO_DIR
-    assert scenario_path("default") == cases.SCENARIO_DIR / "default.yaml"
-    assert scenario_path("empty") == cases.SCENARIO_DIR / "empty.yaml"
+def test_bundled_scenarios_live_beside_the_reference() -> None:
+    assert Path(reference_server.__file__).parent / "scenarios" == SCENARIO_DIR
+    assert scenario_path("default") == SCENARIO_DIR / "default.yaml"
+    assert scenario_path("empty") == SCENARIO_DIR / "empty.yaml"
+    assert bundled_scenarios() == ("default", "empty", "stale")
 
 
 def test_empty_has_no_state() -> None:

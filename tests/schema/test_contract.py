@@ -118,3 +118,38 @@ def test_malformed_method_file_names_the_file(tmp_path: Path) -> None:
     path.write_text(path.read_text() + "unexpected: 1\n")
     with pytest.raises(ContractError, match=r"getIndexerSlot\.yaml"):
         Contract(root)
+
+
+# -- which keys fill which members: the contract's, so a method added to the spec needs no code ----------
+
+KEY_TYPES = {"#/$defs/Pubkey", "#/$defs/Hash", "#/$defs/Signature", "#/$defs/OptionalPubkey", "#/$defs/OptionalHash"}
+
+
+def _is_key(schema: dict) -> bool:
+    return schema.get("$ref") in KEY_TYPES or (schema.get("type") == "array" and _is_key(schema.get("items", {})))
+
+
+def test_every_key_member_says_which_keys_fill_it(contract: Contract) -> None:
+    """A member typed as a key (or a list of keys) is filled from discovered keys; the contract says of which
+    kind, and a method that names nothing required is asked by one of them alone."""
+    unnamed = {(method.name, name) for method in contract.methods.values() if method.params_kind == "object"
+               for name, schema in method.params_schema.get("properties", {}).items()
+               if _is_key(schema) and name not in method.keys and name not in {d.param for d in method.deprecated}}
+    assert unnamed == set()
+    account = contract.method("getCompressedAccount")
+    assert account.asked_by == (("address",), ("hash",))
+    assert contract.method("getValidityProof").asked_by == (("hashes",),)
+    assert contract.method("getValidityProof").takes_list("hashes")
+    assert contract.method("getCompressedTokenAccountsByOwner").asked_by == (("owner",),)
+    assert contract.method("getCompressedTokenAccountsByOwner").key_kind("owner") == "token_owners"
+    assert contract.method("getLatestCompressionSignatures").asked_by == ()
+
+
+@pytest.mark.parametrize(("keys", "message"), [("{owners: owners}", r"params.keys names \['owners'\]"),
+                                               ("{owner: wallets}", "getCompressedAccountsByOwner")])
+def test_a_key_names_a_member_and_a_kind_discovery_finds(tmp_path: Path, keys: str, message: str) -> None:
+    root = _copy_sources(tmp_path)
+    path = root / "methods" / "getCompressedAccountsByOwner.yaml"
+    path.write_text(path.read_text().replace("keys: {owner: owners}", f"keys: {keys}"))
+    with pytest.raises(ContractError, match=message):
+        Contract(root)

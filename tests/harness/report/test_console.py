@@ -54,16 +54,16 @@ def test_fail_and_warn_findings_one_line_each(result: RunResult) -> None:
                            ' expected "test-account", received 7')  # whole in a log, past the width
     assert findings[1].startswith("FAIL  limits.validity-hashes getValidityProof  Hash count outside")
     assert "1 AMBIGUOUS, 1 INFO finding(s) below WARN: see the reports" in lines
-    assert lines[-2] == "Gate (FAIL): failed, 2 finding(s) at or above FAIL"
+    assert lines[-2] == "Threshold FAIL (--fail-on): 2 finding(s) at or above it"
     assert lines[-1] == ("Verdict: NOT CONFORMANT (exit 1): 2 findings at or above FAIL; "
                          "checks: 2 FAIL, 1 WARN, 1 AMBIGUOUS, 1 INFO, 2 SKIP, 1 PASS")
 
 
 def test_gate_verdicts(passing: RunResult) -> None:
-    assert _log(passing).splitlines()[-2:] == ["Gate (FAIL): passed, no finding at or above FAIL",
+    assert _log(passing).splitlines()[-2:] == ["Threshold FAIL (--fail-on): no finding at or above it",
                                                "Verdict: CONFORMANT (exit 0): 0 findings at or above FAIL; "
                                                "checks: 1 WARN, 1 PASS"]
-    assert _log(passing, gate=Status.WARN).splitlines()[-2] == "Gate (WARN): failed, 1 finding(s) at or above WARN"
+    assert _log(passing, gate=Status.WARN).splitlines()[-2] == "Threshold WARN (--fail-on): 1 finding(s) at or above it"
 
 
 def test_terminal_cuts_finding_lines_to_the_width(result: RunResult) -> None:
@@ -86,7 +86,7 @@ def test_terminal_shows_a_progress_bar_then_the_summary(result: RunResult) -> No
     assert reporter._progress is None
     log = console.file.getvalue()
     assert "Running 8 checks" not in log and "[1/8]" not in log
-    assert "Checks per family and status" in log and "Gate (FAIL): failed" in log
+    assert "Checks per family and status" in log and "Threshold FAIL (--fail-on): 2 finding" in log
 
 
 def test_close_stops_the_bar_when_the_run_dies(result: RunResult) -> None:
@@ -181,7 +181,9 @@ def test_a_baseline_is_one_line_however_long(result: RunResult) -> None:
     result.stale_baseline = [BaselineEntry(f"health.x{i}", "getIndexerSlot") for i in range(5)]
     lines = _log(result).splitlines()
     mentions = [line for line in lines if "baseline" in line.lower() or "health.x" in line]
-    assert mentions == ["Baseline: 6 known finding(s) not counted by the gate; 5 stale entries matched no finding: "
-                        "health.x0 (getIndexerSlot), health.x1 (getIndexerSlot), health.x2 (getIndexerSlot) and 2 "
-                        "more; remove them from the baseline (report.json lists them)"]
+    assert mentions[0] == ("Baseline: 6 known finding(s) not counted by the gate; 5 stale entries matched no "
+                           "finding: health.x0 (getIndexerSlot), health.x1 (getIndexerSlot), health.x2 "
+                           "(getIndexerSlot) and 2 more; remove them from the baseline (report.json lists them)")
+    assert len(mentions) == 2 and mentions[1].startswith("Verdict: CONFORMANT (exit 0): 0 findings at or above FAIL; "
+                                                         "6 known findings excused by the baseline;")
     assert not [line for line in lines if line.startswith(("FAIL ", "WARN "))]

@@ -10,6 +10,7 @@ from rich.console import Console
 from harness.core.model import Basis
 from harness.core.registry import Registry
 from harness.report import catalogue, clause_coverage, print_catalogue, render_coverage_markdown
+from harness.report.coverage import Proof
 from schema import Contract, jsonio
 
 
@@ -50,17 +51,61 @@ def test_excluded_and_untested(registry: Registry, contract: Contract) -> None:
 
 def test_markdown_maps_every_clause(registry: Registry, contract: Contract) -> None:
     text = render_coverage_markdown(registry, contract)
-    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    rows = [line for line in text.split("## Untested clauses")[0].splitlines() if line.startswith("| `")]
     assert len(rows) == len(contract.clauses)
     assert "| `4.3-R1` | 4.3 | " in text and "`schema.result-shape`, `limits.validity-hashes` |" in text
-    assert f"| `1-R1` | 1 | {contract.clause('1-R1').text} | **untested** |" in text
+    first = contract.clause("1-R1")
+    assert f"| `1-R1` | 1 | {first.text} | {first.quote} | **untested** |" in text
     assert f"excluded: {contract.clause('2.11-R6').excluded} |" in text
     assert f"- `8-L2` (§8): {contract.clause('8-L2').text}" in text.split("## Untested clauses")[1]
     assert "- `2.11-R6` (§2.11)" in text.split("## Excluded clauses")[1]
     counts = clause_coverage(registry, contract)
     assert (f"{len(contract.clauses)} clauses: 4 covered by checks, {len(counts['excluded'])} excluded with a reason, "
             f"{len(counts['untested'])} untested.") in text
-    assert all(row.count(" | ") - row.count("\\|") == 3 for row in rows)  # pipes in text never split a cell
+    assert all(row.count(" | ") == 4 for row in rows)  # pipes of the spec's tables never split a cell
+    assert "\\| Hash \\| string \\| base58-encoded 32-byte hash \\|" in text  # 2.1-R2 quotes a table row
+
+
+PROVEN = {"8-L1": [Proof("five-hashes", "limits.validity-hashes")],
+          "6-R1": [Proof("events-pushed", "envelope.no-events")],  # "not shown": a proof cannot count
+          "4.3-R1": [Proof(f"v{i}", "limits.validity-hashes") for i in range(5)]}
+
+
+def test_with_proofs_a_clause_is_covered_only_by_one(registry: Registry, contract: Contract) -> None:
+    coverage = clause_coverage(registry, contract, PROVEN)
+    assert coverage["covered"] == {"8-L1": ["limits.validity-hashes"], "4.3-R1": ["limits.validity-hashes"]}
+    assert coverage["unproven"]["4.1-R7"] == ["schema.result-shape"]  # cited, but no broken server shown
+    assert "4.1-R7" in coverage["untested"] and "8-L2" in coverage["untested"]
+    buckets = [set(coverage["covered"]), set(coverage["open"]), set(coverage["excluded"]), set(coverage["untested"])]
+    assert sum(map(len, buckets)) == len(contract.clauses) and set().union(*buckets) == set(contract.clauses)
+
+
+def test_a_silence_is_open_whoever_cites_or_proves_it(registry: Registry, contract: Contract) -> None:
+    coverage = clause_coverage(registry, contract, PROVEN)
+    silent = {clause.id for clause in contract.clauses.values() if clause.silent}
+    assert set(coverage["open"]) == silent and {"6-R1", "8-S2", "9-S1", "4.2-S1"} <= silent
+    assert coverage["open"]["6-R1"] == contract.clause("6-R1").excluded  # the contract's reason, when it gives one
+    assert not silent & (set(coverage["covered"]) | set(coverage["untested"]) | set(coverage["excluded"]))
+
+
+def test_markdown_with_proofs(registry: Registry, contract: Contract) -> None:
+    text = render_coverage_markdown(registry, contract, PROVEN)
+    coverage = clause_coverage(registry, contract, PROVEN)
+    assert (f"{len(contract.clauses)} clauses: 2 covered (a broken server is shown caught violating each), "
+            f"{len(coverage['open'])} open (the spec says \"not shown\": nothing to violate)") in text
+    assert "caught: `five-hashes` by `limits.validity-hashes` |" in text
+    assert "caught: `v0` by `limits.validity-hashes`, `v1` by `limits.validity-hashes`, `v2` by " \
+           "`limits.validity-hashes` and 2 more |" in text
+    assert "**untested**: cited by `schema.result-shape`, but no broken server is shown caught violating it" in text
+    row = next(line for line in text.splitlines() if line.startswith("| `2.11-R5` |"))
+    assert row.endswith("open: nothing to violate; readings recorded as `tlv-format` |")
+    gaps = text.split("## Open: what the spec does not show")[1].split("## Excluded clauses")[0]
+    assert gaps.count("\n| `") == len(coverage["open"]) and "| `9-S1` | 9 | Version negotiation" in gaps
+    assert "| `4.3-S1` | 4.3 | Element shape of `newAddressesWithTrees`: not shown. | " \
+           "`new-address-element` (object) |" in gaps
+    points = text.split("## Ambiguities: points the spec leaves open or states twice")[1]
+    assert points.count("\n| `") == len(contract.ambiguities)
+    assert "| `tlv-format` | `2.11-R5`, `2.5-R1` | §2.11: Format of `tlv` contents: not shown. |" in points
 
 
 def test_catalogue(registry: Registry) -> None:

@@ -6,7 +6,7 @@ import dataclasses
 from html.parser import HTMLParser
 from pathlib import Path
 
-from harness.core.model import RunResult, Status
+from harness.core.model import Observation, RunResult, Status
 from harness.report import render_html, write_html
 from harness.report.matrix import RUN_WIDE, method_family_matrix
 from schema import Contract
@@ -75,7 +75,7 @@ def test_summary_counts(result: RunResult, contract: Contract) -> None:
     summary = source.split("<h2>Summary</h2>")[1].split("</section>")[0]
     checks_row = summary.split("<td>Checks</td>")[1].split("</tr>")[0]
     cells = [cell.split(">")[1] for cell in checks_row.split("</td>") if ">" in cell]
-    assert cells == ["1", "2", "0", "1", "1", "1", "0", "2", "8"]  # PASS SKIP UNVERIFIED INFO … ERROR FAIL total
+    assert cells == ["1", "0", "2", "0", "1", "1", "1", "0", "2", "8"]  # PASS N/A SKIP UNVERIFIED … ERROR FAIL total
 
 
 def test_matrix_cells() -> None:
@@ -130,6 +130,21 @@ def test_observations_table(result: RunResult, contract: Contract) -> None:
     assert "integer: 5/5" in section
 
 
+def test_every_point_is_listed_with_its_evidence(result: RunResult, contract: Contract) -> None:
+    """A point no answer touched is listed too, saying why; one the run told, with its readings."""
+    untouched = Observation("tlv-format", "2.11-R5", "q", "base64", {"base64": 0, "any-string": 0}, 0,
+                            "not exercised by this run: it takes token data whose `tlv` is not null, and none came")
+    result = dataclasses.replace(result, observations=[*result.observations, untouched])
+    section = render_html(result, contract).split("<h2>Ambiguities</h2>")[1].split("</section>")[0]
+    rows = section.split("<tr>")[2:]
+    assert [row.split("<code>")[1].split("</code>")[0] for row in rows] == list(contract.ambiguities)
+    tlv = next(row for row in rows if "<code>tlv-format</code>" in row)
+    assert "<em>not exercised by this run: it takes token data whose `tlv` is not null, and none came</em>" in tlv
+    bn = next(row for row in rows if "<code>bn-values</code>" in row)
+    assert "not exercised by this run: no answer recorded it" in bn  # not in the report at all
+    assert "this run's answers told the reading of 2." in section
+
+
 def test_hostile_strings_are_escaped(hostile: RunResult, contract: Contract, tmp_path: Path) -> None:
     source = write_html(hostile, tmp_path, contract).read_text(encoding="utf-8")
     assert "<script" not in source.lower()
@@ -155,7 +170,9 @@ def test_empty_run(contract: Contract) -> None:
     empty = RunResult(target="http://x/", profile="spec", seed=0, spec_version="0.50.0", started="now")
     text = " ".join(_page(render_html(empty, contract)).text)
     assert "Conformant" in text and "0 findings at or above FAIL" in text
-    assert "No answer touched a point the spec leaves open." in text
+    assert f"{len(contract.ambiguities)} points the spec leaves open or states twice; this run's answers told " \
+           "the reading of 0." in text
+    assert text.count("not exercised by this run: no answer recorded it") == len(contract.ambiguities)
 
 
 def test_opens_on_the_verdict_then_the_findings_then_the_catalogue(result: RunResult, contract: Contract) -> None:

@@ -61,9 +61,9 @@ def test_carries_the_run(result: RunResult, tmp_path: Path) -> None:
     assert (report["target"], report["seed"], report["profile"]) == (samples.URL, 1234, "spec")
     assert (report["requests"], report["duration"], report["interrupted"]) == (321, 12.346, False)
     assert report["summary"]["checks"] == result.counts()
-    assert report["summary"]["checks"] == {"PASS": 1, "SKIP": 2, "UNVERIFIED": 0, "INFO": 1, "AMBIGUOUS": 1,
+    assert report["summary"]["checks"] == {"PASS": 1, "N/A": 0, "SKIP": 2, "UNVERIFIED": 0, "INFO": 1, "AMBIGUOUS": 1,
                                            "WARN": 1, "ERROR": 0, "FAIL": 2}
-    assert report["summary"]["findings"] == {"PASS": 0, "SKIP": 0, "UNVERIFIED": 0, "INFO": 1, "AMBIGUOUS": 1,
+    assert report["summary"]["findings"] == {"PASS": 0, "N/A": 0, "SKIP": 0, "UNVERIFIED": 0, "INFO": 1, "AMBIGUOUS": 1,
                                              "WARN": 2, "ERROR": 0, "FAIL": 2}
     assert report["gate"] == {"threshold": "FAIL", "passed": False, "blocking": 2, "verdict": "not conformant",
                               "exit_code": 1, "kit_errors": 0}
@@ -81,7 +81,7 @@ def test_checks_and_findings_fields(result: RunResult) -> None:
     assert checks["crypto.account-hash"] == {
         "id": "crypto.account-hash", "family": "crypto", "clauses": ["2.3-R2"],
         "description": "Verifies crypto.account-hash", "basis": "spec", "basis_label": "the spec", "status": "PASS",
-        "runs": 12, "skip_reason": None,
+        "runs": 12, "skip_reason": None, "not_reached": [],
         "methods": ["getCompressedAccount"], "examined": {"answers": 12}, "examined_methods": ["getCompressedAccount"],
         "incomplete": None, "findings": 0}
     assert checks["envelope.id-echo"]["methods"] == ["getCompressedAccount", "getIndexerHealth", "getIndexerSlot"]

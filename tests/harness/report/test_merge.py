@@ -57,3 +57,22 @@ def test_the_same_fault_in_two_shards_is_one_finding_with_the_counts_added(contr
     account_hash = next(c for c in merged.checks if c.check_id == "crypto.account-hash")
     assert account_hash.examined == {"answers": 42} and account_hash.status is Status.PASS
     assert account_hash.examined_methods == {"getCompressedAccount"}
+
+
+def test_a_report_read_back_keeps_na_partial_and_untold_points(contract: Contract, tmp_path: Path) -> None:
+    """What a check could not apply to, what it did not reach, and why a point went untold survive the report."""
+    from harness.core.model import CheckResult, Observation
+
+    result = _shard(contract, "1/1")
+    result.checks += [CheckResult("onchain.root-history", "onchain", ("ledger-T3",), "roots on-chain",
+                                  not_applicable="no --chain given"),
+                      CheckResult("health.slot-behind-answers", "health", ("4.2-M19",), "pairs", examined={"pairs": 4},
+                                  unreached=["getValidityProof: 8 hashes: 5 live accounts discovered"])]
+    result.observations = [Observation("tlv-format", "2.5-R1", "q", "base64", {}, 0, reason="no token data came")]
+    merged = merge_results([_round_trip(result, tmp_path / "a")])
+    by_id = {check.check_id: check for check in merged.checks}
+    assert by_id["onchain.root-history"].status is Status.NOT_APPLICABLE
+    assert by_id["onchain.root-history"].skip_reason == "no --chain given"
+    assert by_id["health.slot-behind-answers"].partial
+    assert by_id["health.slot-behind-answers"].not_reached == ["getValidityProof: 8 hashes: 5 live accounts discovered"]
+    assert [o.reason for o in merged.observations] == ["no token data came"]

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from cases import CASES_DIR
-from cases.fill import Reference, fill_files
 from cases.invariants import check_invariant
 from cases.loader import load_cases
 from cases.model import Case
+from cases.tools.fill import Reference, fill_files
 from schema import Contract
 from schema.jsonio import dumps
 

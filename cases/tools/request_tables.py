@@ -1,6 +1,6 @@
 """The golden cases written method by method: the requests that are not derived from the contract.
 
-Each function adds one method group's cases to a `Builder`; `cases.generate_requests` runs them
+Each function adds one method group's cases to a `Builder`; `cases.tools.generate_requests` runs them
 after the cases it derives from the contract (limits, pages, error rules, not-found rules).
 """
 
@@ -10,7 +10,7 @@ import base64
 from collections.abc import Callable
 from typing import Any
 
-from cases.case_builder import NO_PARAMS, Builder, stale_scenarios
+from cases.tools.case_builder import NO_PARAMS, Builder, stale_scenarios
 from ledger_crypto import TOKEN_PROGRAM_ID, b58encode
 
 __all__ = ["TABLES"]

@@ -1,12 +1,12 @@
-"""Write the golden cases' requests from the bundled scenarios: `python -m cases.generate_requests`.
+"""Write the golden cases' requests from the bundled scenarios: `python -m cases.tools.generate_requests`.
 
 Every key, hash, address and signature is read from the reference's ledger of the scenario by
-the name the scenario gives it (`cases.case_builder.Names`), never copied by hand, and the
+the name the scenario gives it (`cases.tools.case_builder.Names`), never copied by hand, and the
 cursor of a middle page is the one the reference answers for the page before. A file keeps the
 answer it holds when its request is unchanged and is otherwise written without one: run
 `csi cases fill` afterwards. Edge and error cases are derived
 from the contract here (limits, pages, error rules, not-found rules); the rest are listed
-method by method in `cases.request_tables`.
+method by method in `cases.tools.request_tables`.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from cases import CASES_DIR
-from cases.case_builder import Builder, Names, stale_scenarios
-from cases.fill import Reference
 from cases.loader import parse_case, write_case
 from cases.model import Case
-from cases.request_tables import TABLES
+from cases.tools.case_builder import Builder, Names, stale_scenarios
+from cases.tools.fill import Reference
+from cases.tools.request_tables import TABLES
 from schema import Contract
 from schema.errors import ConfigError
 from schema.jsonio import dumps
@@ -143,7 +143,8 @@ def _files(root: Path) -> Iterator[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cases.generate_requests", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m cases.tools.generate_requests",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=CASES_DIR, help="folder of the method folders")
     parser.add_argument("--prune", action="store_true", help="delete .io files this script does not write")
     args = parser.parse_args(argv)

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cases.fill import Reference
-from cases.loader import bundled_scenarios
 from cases.model import Case
+from cases.tools.fill import Reference
 from ledger_crypto import b58encode, derive_address
 from reference_server.options import ServerOptions
 from reference_server.scenario import open_scenario
+from reference_server.scenarios import bundled_scenarios
 from schema import Contract
 from schema.jsonio import loads
 

@@ -1,0 +1,197 @@
+"""A target's proofs before the on-chain verifier: what to ask, and what of an answer a transaction needs.
+
+With `--chain` the run holds the chain the target indexed, replayed into LiteSVM (`ledger_chain`). The
+plan asks one validity proof per circuit the contract allows and the chain can fill, of accounts one
+transaction can spend together (`groups`: a user's plain accounts; a user's tokens of one mint), with
+new addresses from seeds the kit picks (`new_address`), so that the transaction a proof is for can
+be built and simulated, and the program's verdict is about the proof, never about the kit's choice.
+An answer is asked once per run, whichever `onchain` check needs it first. Nothing here decides a
+verdict: it reads what the target sent and says what keeps it out of a transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from harness.context import Answer, CheckContext
+from harness.core.failures import NotApplicable
+from harness.core.paths import result_value
+from harness.core.values import clip
+from harness.verify.validity import Problem
+from ledger_crypto import b58encode
+from ledger_proofs.circuits import CIRCUITS, Circuit
+
+if TYPE_CHECKING:
+    from ledger_chain import Chain
+
+__all__ = ["METHOD", "Planned", "Usable", "answer_for", "chain_of", "plan", "programs", "spent_to_ask",
+           "transaction_parts"]
+
+METHOD = "getValidityProof"
+PROOF_BYTES = {"a": 32, "b": 64, "c": 32}
+"""The compressed Groth16 points a transaction carries, and their sizes (ledger-P1)."""
+ROOT_INDEX_LIMIT = 2**16
+"""A root index travels in the transaction as a u16."""
+SPENT_ASKED = {"plain": 2, "token": 1}
+"""How many spent accounts of each kind a run asks a proof of."""
+CLAUSE = ("ledger-P4",)
+
+
+def programs() -> ModuleType:
+    """`ledger_chain`, imported on first use: LiteSVM is loaded by runs with a chain only."""
+    import ledger_chain
+
+    return ledger_chain
+
+
+def chain_of(ctx: CheckContext) -> Chain:
+    """The run's chain; without one the `onchain` checks cannot apply."""
+    if ctx.chain is None:
+        raise NotApplicable("no --chain given")
+    return ctx.chain
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One proof to ask for: its circuit, the accounts it spends, the seeds of the addresses it creates."""
+
+    circuit: Circuit
+    hashes: tuple[bytes, ...]
+    seeds: tuple[bytes, ...]
+    addresses: tuple[str, ...]
+    """The addresses the seeds make in the chain's address tree (base58), as asked."""
+    trees: tuple[str, ...]
+    """The on-chain tree of each element: the accounts', then the address tree for each address."""
+    token: bool = False
+
+    @property
+    def label(self) -> str:
+        return self.circuit.name + (" of token accounts" if self.token else "")
+
+    @property
+    def params(self) -> dict[str, Any]:
+        params: dict[str, Any] = {}
+        if self.hashes:
+            params["hashes"] = [b58encode(hash_) for hash_ in self.hashes]
+        if self.addresses:
+            tree = self.trees[len(self.hashes)]
+            params["newAddressesWithTrees"] = [{"address": address, "tree": tree} for address in self.addresses]
+        return params
+
+
+def plan(ctx: CheckContext, chain: Chain) -> tuple[list[Planned], list[str]]:
+    """The proofs to ask for (one per circuit the contract allows, and one of a token account), and the
+    circuits the chain cannot fill, in words. The same for every check of a run."""
+    if "onchain plan" not in ctx.cache:
+        ctx.cache["onchain plan"] = _plan(ctx, chain)
+    return ctx.cache["onchain plan"]
+
+
+def _plan(ctx: CheckContext, chain: Chain) -> tuple[list[Planned], list[str]]:
+    plain, tokens = _largest_groups(chain)
+    planned, unreached = [], []
+    for (n, m), circuit in CIRCUITS.items():
+        if not _allowed(ctx, n, m):
+            continue
+        if n > len(plain):
+            unreached.append(f"{circuit.name}: no user of the chain holds {n} plain accounts to spend together")
+            continue
+        seeds = tuple(_seed(ctx.seed, circuit, i) for i in range(m))
+        planned.append(_planned(chain, circuit, tuple(plain[:n]), seeds))
+    if tokens:
+        planned.append(_planned(chain, CIRCUITS[(1, 0)], tuple(tokens[:1]), (), token=True))
+    return planned, unreached
+
+
+def _planned(chain: Chain, circuit: Circuit, hashes: tuple[bytes, ...], seeds: tuple[bytes, ...], *,
+             token: bool = False) -> Planned:
+    lib = programs()
+    addresses = tuple(b58encode(lib.new_address(chain, seed)) for seed in seeds)
+    trees = tuple(str(chain.model.live[hash_].tree) for hash_ in hashes)
+    return Planned(circuit, hashes, seeds, addresses, trees + (str(chain.model.address_tree_key),) * len(seeds),
+                   token)
+
+
+def _allowed(ctx: CheckContext, accounts: int, addresses: int) -> bool:
+    """Counts the contract lets a request ask (§8, and observed practice for combined proofs)."""
+    method = ctx.method(METHOD)
+    allowed = ((accounts == 0 or method.limit_for("hashes").allows(accounts))
+               and (addresses == 0 or method.limit_for("newAddressesWithTrees").allows(addresses)))
+    if accounts and addresses:
+        combined = method.observed.get("combined_max", {})
+        allowed = allowed and accounts <= combined.get("hashes", 0) and addresses <= combined.get(
+            "newAddressesWithTrees", 0)
+    return allowed
+
+
+def _largest_groups(chain: Chain) -> tuple[list[bytes], list[bytes]]:
+    """The largest set of plain accounts and of token accounts one transaction can spend."""
+    plain: list[bytes] = []
+    tokens: list[bytes] = []
+    for group in programs().groups(chain):
+        if chain.model.live[group[0]].token is None:
+            plain = max(plain, group, key=len)
+        else:
+            tokens = max(tokens, group, key=len)
+    return plain, tokens
+
+
+def _seed(run_seed: int, circuit: Circuit, index: int) -> bytes:
+    """A seed no operation of the chain used: its address is free, as a new address must be."""
+    return hashlib.sha256(f"csi-conformance onchain {run_seed} {circuit.name} {index}".encode()).digest()
+
+
+def spent_to_ask(chain: Chain) -> list[bytes]:
+    """A few accounts the chain has spent whose leaf is still in the tree (plain and token ones): a proof
+    of one would still fold to the on-chain root, so only the programs' queue stands between it and a spend."""
+    chosen: list[bytes] = []
+    counts = dict.fromkeys(SPENT_ASKED, 0)
+    for hash_ in programs().spent_accounts(chain):
+        kind = "plain" if chain.model.spent[hash_].token is None else "token"
+        if counts[kind] < SPENT_ASKED[kind]:
+            counts[kind] += 1
+            chosen.append(hash_)
+    return chosen
+
+
+def answer_for(ctx: CheckContext, planned: Planned) -> Answer:
+    """The target's answer to a planned request, asked once per run."""
+    answers = ctx.cache.setdefault("onchain answers", {})
+    if planned.label not in answers:
+        answers[planned.label] = ctx.call(METHOD, planned.params)
+    return answers[planned.label]
+
+
+@dataclass(frozen=True)
+class Usable:
+    """What a transaction takes from an answer: the proof's points and the root indices."""
+
+    proof: dict[str, list[int]]
+    root_indices: list[int]
+
+
+def transaction_parts(value: Any, elements: int) -> Usable | Problem:
+    """The proof and root indices of a ValidityProofWithContext of `elements` elements, or what keeps them out
+    of a transaction. A proof whose points do not decompress is usable here: the program says so."""
+    if not isinstance(value, dict):
+        return Problem("No validity proof", "a ValidityProofWithContext object", clip(value), CLAUSE,
+                       result_value())
+    proof = value.get("compressedProof")
+    points = {name: proof.get(name) for name in PROOF_BYTES} if isinstance(proof, dict) else {}
+    if not points or not all(_byte_list(points[name], size) for name, size in PROOF_BYTES.items()):
+        return Problem("Proof cannot be put into a transaction", "compressedProof {a, b, c}: lists of 32, 64 "
+                       "and 32 byte values (0 to 255)", clip(proof), CLAUSE, result_value("compressedProof"))
+    indices = value.get("rootIndices")
+    if not (isinstance(indices, list) and len(indices) == elements
+            and all(type(i) is int and 0 <= i < ROOT_INDEX_LIMIT for i in indices)):
+        return Problem("Root indices cannot be put into a transaction", f"one integer below {ROOT_INDEX_LIMIT} "
+                       f"(u16) per element, {elements} in all, the accounts' first", clip(indices), CLAUSE,
+                       result_value("rootIndices"))
+    return Usable(points, list(indices))
+
+
+def _byte_list(value: Any, size: int) -> bool:
+    return isinstance(value, list) and len(value) == size and all(type(b) is int and 0 <= b <= 255 for b in value)

@@ -1,0 +1,126 @@
+"""The `onchain` family against the reference over a generated chain, with the real light prover and Light's
+programs in LiteSVM judging every proof, over real HTTP on loopback.
+
+The clean reference passes every onchain check, having judged proofs of every circuit family on-chain;
+each broken variant (tests/harness/variants_onchain.py) is caught by the check it targets, at FAIL, in
+the words the program's error means, and never as an error of the kit. Without a chain the checks
+cannot apply.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+import harness.checks  # noqa: F401  (registers the catalogue)
+from harness.core.model import Basis, RunResult, Status
+from harness.core.paths import HTTP_STATUS
+from harness.core.profile import PROFILES
+from harness.core.registry import REGISTRY
+from harness.engine.runner import RunConfig, run
+from harness.report.junit import finding_text
+from harness.target import Target
+from ledger_chain import Chain, groups, spent_accounts
+from ledger_proofs.circuits import CIRCUITS
+from ledger_proofs.process import ProverProcess
+from reference_server.ledger import Ledger
+from reference_server.options import ServerOptions
+from schema import Contract
+
+from ..broken import Variant
+from ..report.reprs import python_literals
+from ..variants_onchain import SAYS, VARIANTS
+from .serving import serving_chain
+
+pytestmark = pytest.mark.chain
+LOG = "program log (last lines)"
+FAMILIES = {"inclusion": 5 + 1, "non-inclusion": 2, "combined": 8}
+"""Proofs judged on-chain per circuit family: every circuit once, and one of a token account."""
+
+
+def onchain_run(ledger: Ledger, variant: Variant | None, chain: Chain | None, options: ServerOptions) -> RunResult:
+    with serving_chain(ledger, variant, options) as url, Target(url, timeout=120) as target:
+        return run(target, RunConfig(profile=PROFILES["spec"], only=["onchain"], chain=chain))
+
+
+def without_program_logs(result: RunResult) -> RunResult:
+    """The run with the programs' own log lines left out of its findings: they are the program's text (Rust's
+    `None` included), not values the kit turned into text."""
+    for check in result.checks:
+        check.findings = [dataclasses.replace(f, detail={k: v for k, v in f.detail.items() if k != LOG})
+                          for f in check.findings]
+    return result
+
+
+def checks_of(result: RunResult) -> dict[str, Any]:
+    return {check.check_id: check for check in result.checks}
+
+
+@pytest.fixture(scope="module")
+def clean(ledger: Ledger, loaded: Chain, prover: ProverProcess) -> RunResult:
+    return onchain_run(ledger, None, loaded, ServerOptions(prover_url=prover.url))
+
+
+def test_the_reference_over_the_chain_passes_every_onchain_check(clean: RunResult, loaded: Chain) -> None:
+    checks = checks_of(clean)
+    assert {check.status for check in checks.values()} == {Status.PASS}, [
+        finding_text(f) for check in checks.values() for f in check.findings]
+    assert checks["onchain.proof-accepted"].examined == {f"{family} proofs": n for family, n in FAMILIES.items()}
+    elements = sum(c.accounts + c.addresses for c in CIRCUITS.values()) + 1
+    addresses = sum(c.addresses for c in CIRCUITS.values())
+    assert checks["onchain.root-history"].examined == {"roots": elements + addresses}
+    assert checks["onchain.spent-account"].examined == {"spent accounts": 3}
+    assert max(len(group) for group in groups(loaded)) >= 8 and len(spent_accounts(loaded)) >= 3
+
+
+def test_the_spec_2_10_form_passes_too(ledger: Ledger, loaded: Chain, prover: ProverProcess) -> None:
+    """Roots as JSON integers and trees in `treeInfos` (ambiguities bn-values, validity-proof-fields)."""
+    result = onchain_run(ledger, None, loaded, ServerOptions(prover_url=prover.url, proof_form="spec-2.10"))
+    assert {check.status for check in result.checks} == {Status.PASS}, [finding_text(f) for f in result.findings]
+    assert checks_of(result)["onchain.proof-accepted"].examined_total == sum(FAMILIES.values())
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_a_broken_proof_is_caught_in_the_programs_words(variant: Variant, ledger: Ledger, loaded: Chain,
+                                                        prover: ProverProcess) -> None:
+    result = onchain_run(ledger, variant, loaded, ServerOptions(prover_url=prover.url))
+    caught = checks_of(result)[variant.check]
+    assert caught.status is Status.FAIL, f"{variant.check} missed {variant.name}: {caught.status} {caught.skip_reason}"
+    texts = [finding_text(finding) for finding in caught.findings]
+    assert any(SAYS[variant.name] in text for text in texts), texts
+    cited = {clause for finding in caught.findings if finding.basis in (Basis.SPEC, Basis.LEDGER)
+             for clause in finding.clauses}
+    assert variant.clauses and set(variant.clauses) <= cited <= set(REGISTRY.get(variant.check).clauses)
+    assert all(f.path and (f.path.startswith("$") or f.path == HTTP_STATUS) for f in caught.findings)
+    assert result.kit_errors() == [], [finding_text(f) for f in result.kit_errors()]
+    assert python_literals(without_program_logs(result), Contract.default()) == {}
+
+
+def test_a_refusal_carries_the_programs_code_meaning_and_log(ledger: Ledger, loaded: Chain,
+                                                            prover: ProverProcess) -> None:
+    variant = next(v for v in VARIANTS if v.name == "root-index-off-by-one")
+    result = onchain_run(ledger, variant, loaded, ServerOptions(prover_url=prover.url))
+    refused = [f for f in checks_of(result)["onchain.proof-accepted"].findings if f.title.startswith("Proof refused")]
+    assert len(refused) == sum(FAMILIES.values())  # every circuit, each its own finding
+    detail = refused[0].detail
+    assert detail["program error code"] == 13006 and "on-chain roots" in detail["meaning"]
+    assert any("Error Code: Custom(13006)" in line for line in detail[LOG]) and detail["compute units"] > 0
+    assert refused[0].received.startswith("refused: Custom(13006)")
+
+
+def test_a_root_never_on_chain_is_invisible_to_the_program(ledger: Ledger, loaded: Chain,
+                                                          prover: ProverProcess) -> None:
+    """The program checks a proof against its own root at the index served: only the root history shows a
+    served root the chain never held."""
+    variant = next(v for v in VARIANTS if v.name == "root-never-on-chain")
+    checks = checks_of(onchain_run(ledger, variant, loaded, ServerOptions(prover_url=prover.url)))
+    assert checks["onchain.proof-accepted"].status is Status.PASS
+    (finding,) = checks["onchain.root-history"].findings
+    assert finding.path == "$.result.value.roots[0]" and finding.occurrences == sum(FAMILIES.values())
+
+
+def test_without_a_chain_the_checks_cannot_apply(ledger: Ledger, prover: ProverProcess) -> None:
+    result = onchain_run(ledger, None, None, ServerOptions(prover_url=prover.url))
+    assert [(c.status, c.skip_reason) for c in result.checks] == [(Status.NOT_APPLICABLE, "no --chain given")] * 3

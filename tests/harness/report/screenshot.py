@@ -1,0 +1,45 @@
+"""docs/report.png: report.html of a target with a wrong leaf index, as headless Chromium renders it.
+
+`make export` remakes it: `python -m tests.harness.report.screenshot docs/report.png`. The target is
+the reference with every account's leafIndex one too high (the `shifted-leaf-index` variant), served
+on loopback and certified by the crypto family, so the first finding names the member that is wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import harness.checks  # noqa: F401  (registers the catalogue)
+from harness.core.profile import PROFILES
+from harness.engine.runner import RunConfig, run
+from harness.report import write_html
+from harness.target import Target
+from schema import Contract
+from tests.conftest import PROOF_CHECK
+from tests.harness.broken import VARIANTS, serving
+
+WIDTH, HEIGHT = 1280, 1100
+
+
+def screenshot(out: Path) -> None:
+    variant = next(v for v in VARIANTS if v.name == "shifted-leaf-index")
+    with contextlib.ExitStack() as stack:
+        target = stack.enter_context(Target(stack.enter_context(serving(variant))))
+        result = run(target, RunConfig(profile=PROFILES["spec"], only=["crypto", "schema"], skip=[PROOF_CHECK]))
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("chromium is not installed (apt-get install -y chromium)")
+    with tempfile.TemporaryDirectory() as folder:
+        page = write_html(result, Path(folder), Contract.default())
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        f"--window-size={WIDTH},{HEIGHT}", f"--screenshot={out.resolve()}", page.as_uri()],
+                       check=True, capture_output=True, timeout=180, cwd=folder)
+
+
+if __name__ == "__main__":
+    screenshot(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/report.png"))
