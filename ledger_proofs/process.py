@@ -44,6 +44,30 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child between 
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while the child is forked, then deliver them as they came.
+
+    With a `preexec_fn`, Python runs its at-fork hooks around the fork, and an exception raised in one is
+    printed and dropped: an interrupt landing there would be lost, and would leave the lock `logging` takes
+    for the fork held, so the next thread to log waits forever. Handlers run only in the main thread, so
+    elsewhere there is nothing to hold.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = {signum: signal.signal(signum, lambda signum, frame: held.append(signum))
+                for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        for signum in dict.fromkeys(held):
+            signal.raise_signal(signum)
+
+
 class ProverProcess:
     """One light prover child process; `start()` returns once it answers `GET /health`."""
 
@@ -76,10 +100,10 @@ class ProverProcess:
                    "--keys-dir", str(self.installation.keys_dir) + "/",
                    "--prover-address", f"127.0.0.1:{self.port}", "--metrics-address", f"127.0.0.1:{metrics}"]
         began = time.monotonic()
-        with open(handle, "wb") as log:
+        with open(handle, "wb") as log, _interrupts_held():
             self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                              preexec_fn=_die_with_parent if sys.platform == "linux" else None)
-        atexit.register(self.stop)
+            atexit.register(self.stop)
         self._wait_healthy(began)
         self.started_in = time.monotonic() - began
         return self

@@ -72,9 +72,17 @@ def _keep_hypothesis_out_of_cwd() -> None:
 
 def _take_interrupts() -> None:
     """A shell starts a background job (`csi run &` in a script) with SIGINT ignored; the kit ends on SIGINT
-    like on Ctrl-C, with its partial reports, wherever it was started."""
+    like on Ctrl-C, with its partial reports, wherever it was started. SIGTERM (a CI timeout, `docker stop`,
+    a test's terminate) ends every command the same way, so what it started is stopped and cleaned up (the
+    prover and its log), where the default action would end the process on the spot."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -145,12 +145,12 @@ def _unpaged(ctx: CheckContext, method: Method, params: dict, budget: Budget | N
 
 def _refused(ctx: CheckContext, name: str, value: Any, unpaged: Walk) -> None:
     """The unpaged request refused: a finding when the params are valid under every reading; the spec's
-    `filters` example may be refused by a target reading filters as observed (ambiguity filters-shape)."""
+    `filters` example may be refused by a target reading filters as observed (ambiguity filters-shape): that
+    refusal is the target's reading, recorded as such, and no work left undone."""
     if value is SPEC_EXAMPLE_FILTERS and unpaged.broken is not None and unpaged.broken.error is not None:
         amb = ctx.contract.ambiguity("filters-shape")
         allowing = ctx.contract.readings_followed(amb.id, {}, amb.definition)
         ctx.observe(amb.id, tuple(reading for reading in amb.readings if reading not in allowing))
-        partly(ctx, f"`{name}: {shown(value)}` (the spec's example) was refused, so no walk with it was compared")
         return
     if not defer_refused(ctx, unpaged.broken):
         partly(ctx, f"`{name}: {shown(value)}` gave no list unpaged, so no walk with it was compared")

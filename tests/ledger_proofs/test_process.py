@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import urllib.request
 from pathlib import Path
@@ -53,6 +54,35 @@ def test_started_waited_for_and_ended(tmp_path: Path) -> None:
 def test_a_prover_that_exits_while_starting_is_reported_with_its_log(tmp_path: Path) -> None:
     with pytest.raises(ProverStartError, match=r"(?s)exited with code 3.*cannot load keys"):
         ProverProcess(_fake(tmp_path, "crash")).start()
+
+
+INTERRUPTED_AT_FORK = """
+import logging, os, signal, sys, threading
+from pathlib import Path
+from ledger_proofs.install import Installation
+from ledger_proofs.process import ProverProcess
+interrupts = iter([signal.SIGINT])  # one Ctrl-C, as the fork returns in the parent
+os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), next(interrupts, 0)))
+try:
+    ProverProcess(Installation(Path(sys.argv[1]))).start()
+    print("not interrupted")
+except KeyboardInterrupt:
+    print("interrupted")
+logged = threading.Thread(target=logging.getLogger("csi").warning, args=("logging still works",), daemon=True)
+logged.start()
+logged.join(20)
+print("logging", "works" if not logged.is_alive() else "is stuck")
+"""
+
+
+def test_an_interrupt_as_the_prover_is_forked_is_not_lost(tmp_path: Path) -> None:
+    """A Ctrl-C that lands in Python's at-fork hooks would be dropped there (and leave logging's lock held):
+    it is held until the child is started, then raised as it came."""
+    _fake(tmp_path, "serve")
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_AT_FORK, str(tmp_path)], capture_output=True,
+                          text=True, timeout=120, cwd=Path(__file__).parents[2])
+    assert done.stdout.split("\n")[:2] == ["interrupted", "logging works"], done.stdout + done.stderr
+    assert "Exception ignored" not in done.stderr, done.stderr
 
 
 @pytest.mark.prover

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -48,6 +50,39 @@ def test_serve_answers_with_api_key_and_refuses_without(tmp_path: Path) -> None:
     assert ok.json() == {"jsonrpc": "2.0", "id": 1, "result": "ok"}
     assert refused.status_code == 401 and refused.json() == {"error": "missing or invalid api-key"}
     assert "s3cret" not in (process.stderr.read() + process.stdout.read())
+
+
+def test_serve_ends_on_sigterm_as_on_ctrl_c(tmp_path: Path) -> None:
+    """SIGTERM (`docker stop`, a CI timeout) stops the server and ends the command as Ctrl-C does (exit 130,
+    one line), so what it started is cleaned up; the default action would kill it on the spot (-15)."""
+    port = _free_port()
+    process = subprocess.Popen([CSI, "serve", "--port", str(port), "--scenario", "empty"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        wait_until_listening(port, process)
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=HANG_GUARD)
+    assert process.returncode == 130 and err.strip().splitlines()[-1] == "csi: interrupted", err
+
+
+@pytest.mark.prover
+def test_serve_terminated_while_the_prover_starts_leaves_nothing_behind(tmp_path: Path) -> None:
+    """The prover writes its start-up log to a temporary file: a `csi serve` terminated while the prover
+    starts stops it and removes the log."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    process = subprocess.Popen([CSI, "serve", "--port", "0", "--prover", "light"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env={**os.environ, "TMPDIR": str(temp)})
+    try:
+        deadline = time.monotonic() + HANG_GUARD
+        while not list(temp.glob("csi-prover-*.log")) and process.poll() is None:
+            assert time.monotonic() < deadline, "the prover never started"
+            time.sleep(0.05)
+    finally:
+        process.terminate()
+        process.wait(HANG_GUARD)
+    assert process.returncode == 130 and list(temp.iterdir()) == []
 
 
 def test_serve_refuses_a_broken_scenario(tmp_path: Path) -> None:
