@@ -64,6 +64,7 @@ class Contract:
         self._base_defs = {**sources.defs, **self._method_defs()}
         self._validators: dict[tuple[str, tuple], Validator] = {}
         self._reachable: dict[str, tuple[str, ...]] = {}
+        self._in_results: dict[str, frozenset[str]] = {}
 
     @classmethod
     @cache
@@ -156,6 +157,16 @@ class Contract:
                      if name.startswith("ambiguity.")}
             self._reachable[definition] = tuple(a for a in self.ambiguities if a in found)
         return self._reachable[definition]
+
+    def carries(self, method: str, definition: str) -> bool:
+        """Whether an answer of `method` can hold an instance of `definition` (through `$ref`, under any reading
+        of the open points on the way): a check of that definition applies to the method. False for a
+        method the contract does not have."""
+        if method not in self.methods:
+            return False
+        if method not in self._in_results:
+            self._in_results[method] = frozenset(self._definitions_under(f"{method}.result"))
+        return definition in self._in_results[method]
 
     def clauses_in(self, definition: str) -> tuple[str, ...]:
         """The clauses an instance of `definition` can break: every `x-clause` reachable through `$ref`, and

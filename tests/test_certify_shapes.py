@@ -26,11 +26,13 @@ from harness.core.profile import PROFILES
 from harness.engine.runner import RunConfig, run
 from harness.generate import drawn
 from harness.report.junit import finding_text
+from harness.report.matrix import RUN_WIDE, method_family_matrix
 from harness.target import Target
 from reference_server.options import ServerOptions
 from reference_server.scenario import scenario_from_document, validate_document
 from reference_server.shapes import BIG, SHAPES, scenario_documents
 from reference_server.wiring import bundled_reference
+from schema import Contract
 from schema.jsonio import dumps
 from tests.conftest import PROOF_CHECK
 
@@ -108,3 +110,18 @@ def test_a_correct_reference_is_certified_whatever_its_ledger(shape: str) -> Non
             result = run(target, RunConfig(profile=PROFILES["spec"], skip=[PROOF_CHECK]))
         problems = _problems(result)
         assert (result.exit_code(), problems) == (0, []), "\n".join(problems)
+
+
+def test_the_matrix_of_a_clean_run_shows_no_skip_where_the_checks_did_their_work() -> None:
+    """The Methods x families matrix of a clean run says what its check list says: no cell is SKIP where
+    every check passed, neither for a method a rule cannot apply to (getIndexerHealth has no context, no
+    account, no proof; the unknown-method probe is no method) nor for one where the target's reading of an
+    open point leaves nothing to judge (getLatestNonVotingSignatures with no cursor)."""
+    with bundled_reference("default", ServerOptions()) as url, Target(url) as target:
+        result = run(target, RunConfig(profile=PROFILES["spec"], skip=[PROOF_CHECK]))
+    assert result.exit_code() == 0 and not [c for c in result.checks if c.status is Status.SKIP]
+    matrix = method_family_matrix(result, Contract.default().methods)
+    assert [cell for cell, status in matrix.items() if status is Status.SKIP] == []
+    assert matrix[("getIndexerSlot", "crypto")] is Status.PASS  # its bare slot is a u64 (crypto.value-ranges)
+    assert ("getIndexerHealth", "consistency") not in matrix and (RUN_WIDE, "schema") not in matrix
+    assert all(matrix[(method, "schema")] is Status.PASS for method in Contract.default().methods)

@@ -362,7 +362,7 @@ def newest_first(ctx: CheckContext) -> None:
     ctx.examined("signatures", len(slots))
 
 
-@answer_check("consistency.context-slot", clauses=("1-R1", "2.2-R1"), basis=Basis.OBSERVED,
+@answer_check("consistency.context-slot", clauses=("1-R1", "2.2-R1"), basis=Basis.OBSERVED, carries="Context",
               description="`context.slot` never goes backwards during a run")
 def context_slot_monotonic(ctx: CheckContext, answer: Answer) -> None:
     slot, highest = answer.context_slot, ctx.previous_context_slot

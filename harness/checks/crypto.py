@@ -93,7 +93,7 @@ def defer_problems(ctx: CheckContext, problems: list[Problem], answer: Answer | 
                        path=problem.path))
 
 
-@answer_check("crypto.account-hash", clauses=("ledger-H1",), basis=Basis.LEDGER,
+@answer_check("crypto.account-hash", clauses=("ledger-H1",), basis=Basis.LEDGER, carries="CompressedAccount",
               description="Each account's hash recomputes from its owner, leaf index, tree, lamports, address and data")
 def account_hashes(ctx: CheckContext, answer: Answer) -> None:
     """A hash that does not recompute names the member at fault when another value the run saw for one of
@@ -140,7 +140,7 @@ def _seen_inputs(ctx: CheckContext, account: dict, accounts: list) -> dict[str, 
     return {member: [view.get(member) for view in views if isinstance(view, dict)] for member in DIAGNOSED}
 
 
-@answer_check("crypto.value-ranges", clauses=("ledger-H3",), basis=Basis.LEDGER,
+@answer_check("crypto.value-ranges", clauses=("ledger-H3",), basis=Basis.LEDGER, carries="UnsignedInteger",
               description="Lamports, amounts, discriminators, slots and seqs are u64, leaf indices u32, and hashes, "
                           "roots and leaves BN254 field elements")
 def value_ranges(ctx: CheckContext, answer: Answer) -> None:
@@ -169,7 +169,7 @@ def _token_fields(account: dict, token: dict | None, answer: Answer) -> dict | N
     return decoded_token(data.get("data"))
 
 
-@answer_check("crypto.token-data-hash", clauses=("ledger-H2",), basis=Basis.LEDGER,
+@answer_check("crypto.token-data-hash", clauses=("ledger-H2",), basis=Basis.LEDGER, carries="TokenData",
               description="A token account's dataHash recomputes from its token data")
 def token_hashes(ctx: CheckContext, answer: Answer) -> None:
     for account, token, where in _accounts_in(answer):
@@ -191,7 +191,7 @@ def token_hashes(ctx: CheckContext, answer: Answer) -> None:
                      answer=answer, path=f"{where}.data.dataHash", kind=Mismatch)
 
 
-@answer_check("crypto.token-data-bytes", clauses=("ledger-H2",), basis=Basis.LEDGER,
+@answer_check("crypto.token-data-bytes", clauses=("ledger-H2",), basis=Basis.LEDGER, carries="TokenData",
               description="A token account's data bytes are borsh TokenData equal to its tokenData")
 def token_bytes(ctx: CheckContext, answer: Answer) -> None:
     if _sliced(answer):
@@ -265,7 +265,7 @@ def address_taken(ctx: CheckContext) -> None:
                                    path=member("result")))
 
 
-@answer_check("crypto.proof-points", clauses=("ledger-P1",), basis=Basis.LEDGER,
+@answer_check("crypto.proof-points", clauses=("ledger-P1",), basis=Basis.LEDGER, carries="ValidityProof",
               description="A compressedProof {a, b, c} holds well-formed compressed BN254 curve points")
 def proof_points(ctx: CheckContext, answer: Answer) -> None:
     value = answer.value

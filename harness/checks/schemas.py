@@ -165,7 +165,7 @@ def _pinned_readings(ctx: CheckContext, answer: Answer) -> None:
     ctx.examined("answers")
 
 
-@answer_check("schema.context-slot", clauses=("1-R1", "2.2-R1"),
+@answer_check("schema.context-slot", clauses=("1-R1", "2.2-R1"), carries="Context",
               description="Every answer about indexed state carries `context.slot`, a non-negative integer")
 def context_slot(ctx: CheckContext, answer: Answer) -> None:
     if not _known(ctx, answer) or not ctx.contract.method(answer.method).state or not answer.has_result:

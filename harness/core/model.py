@@ -208,6 +208,8 @@ class CheckResult:
     runs: int = 0
     skipped: list[str] = field(default_factory=list)
     methods: set[str] = field(default_factory=set)
+    """The contract's methods the check's rule applied to in the run (it ran there, and the method's answers
+    can hold what it judges); `examined_methods` says where it found something to judge."""
     incomplete: str | None = None
     """Why the check did not run to its end (the run was interrupted during it)."""
     examined: dict[str, int] = field(default_factory=dict)

@@ -46,9 +46,19 @@ class CheckSpec:
     only_when: str | None = None
     """For an answer check that judges answers of one sort only (HTTP 429 and 500 bodies): that sort, in words.
     A run in which none came makes the check N/A rather than SKIP."""
+    carries: str | None = None
+    """For an answer check: the definition of the contract it judges (`Context`, `TokenData`, …); it applies
+    to the methods whose answers can hold one. None: every method of the contract."""
 
     def applies_to(self, method: Method) -> bool:
         return self.methods is None or self.methods(method)
+
+    def applies_to_answers(self, contract: Contract, method: str) -> bool:
+        """Whether this answer check's rule can apply to answers of `method` (never to a method outside the
+        contract, such as the unknown-method probe: a check examining one says so by examining it)."""
+        if self.carries is None:
+            return method in contract.methods
+        return contract.carries(method, self.carries)
 
 
 class Registry:
@@ -68,14 +78,15 @@ class Registry:
         return self._decorator(check_id, tuple(clauses), basis, description, "active", methods)
 
     def answer_check(self, check_id: str, *, clauses: Iterable[str], basis: Basis = Basis.SPEC,
-                     description: str, only_when: str | None = None) -> Callable:
-        """Register a check run on every answer of the run (`only_when`: see `CheckSpec.only_when`)."""
-        return self._decorator(check_id, tuple(clauses), basis, description, "answer", None, only_when)
+                     description: str, only_when: str | None = None, carries: str | None = None) -> Callable:
+        """Register a check run on every answer of the run (`only_when`, `carries`: see `CheckSpec`)."""
+        return self._decorator(check_id, tuple(clauses), basis, description, "answer", None, only_when, carries)
 
-    def _decorator(self, check_id, clauses, basis, description, kind, methods, only_when=None) -> Callable:
+    def _decorator(self, check_id, clauses, basis, description, kind, methods, only_when=None,
+                   carries=None) -> Callable:
         def register(function: Callable) -> Callable:
             self.add(CheckSpec(check_id, check_id.split(".")[0], clauses, basis, description, kind, function, methods,
-                               only_when))
+                               only_when, carries))
             return function
 
         return register
@@ -89,6 +100,8 @@ class Registry:
             raise ContractError(f"check {spec.id!r} cites no clause")
         for clause in spec.clauses:
             self.contract.clause(clause)
+        if spec.carries is not None and spec.carries not in self.contract.defs():
+            raise ContractError(f"check {spec.id!r} carries {spec.carries!r}, which the contract does not define")
         self._checks[spec.id] = spec
 
     def all(self) -> list[CheckSpec]:

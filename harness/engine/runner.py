@@ -89,7 +89,8 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
             return
         for spec in answer_specs:
             results[spec.id].runs += 1
-            results[spec.id].methods.add(answer.method)
+            if spec.applies_to_answers(ctx.contract, answer.method):
+                results[spec.id].methods.add(answer.method)
             _guarded(ctx, spec, results[spec.id], lambda s=spec: s.function(ctx, answer), answer.method)
 
     def on_failure_body(ctx: CheckContext, answer: Answer) -> None:
@@ -273,6 +274,7 @@ def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Call
         _record(result, _finding(ctx, spec, failure, method))
     except NotApplicable as reason:
         result.not_applicable = reason.reason
+        result.methods.discard(method)  # on this method the rule cannot apply: the check did not miss it
     except Skip as skip:
         result.skipped.append(skip.reason)
     except KeyboardInterrupt:

@@ -299,8 +299,9 @@ def _matrix(result: RunResult, contract: Contract) -> str:
                      *(_badge(s) if s else f'<td class="none">{NOTHING}</td>' for s in cells)])
     intro = ("<p>For each method in each family: the worst status of its findings (a finding the baseline "
              "excuses is not counted); else PASS where a check examined something on the method, SKIP where "
-             f"checks ran there and examined nothing, N/A where they cannot apply to this run, {NOTHING} where no "
-             "check of the family ran.</p>")
+             "checks whose rule applies to the method examined nothing there, N/A where they cannot apply to this "
+             f"run, {NOTHING} where no check of the family applies to the method (its answers hold nothing the "
+             "family judges, or the target's reading of an open point leaves nothing to judge) or none ran.</p>")
     return "<section><h2>Methods × families</h2>" + intro + _table(["Method", *map(_e, columns)], rows) + "</section>"
 
 

@@ -21,8 +21,9 @@ def method_family_matrix(result: RunResult, methods: Collection[str] | None = No
     """(method, family) -> how that method fared in that family; absent where no check of it ran there.
 
     A cell is the worst status of the findings about that method in that family; with none, PASS when
-    some check of the family examined the method, SKIP when checks ran there but none examined it, and
-    N/A when every check that ran there cannot apply to the run's mode. A check not tied to methods counts
+    some check of the family examined the method, SKIP when checks whose rule applies there (an answer
+    check: the method's answers can hold what it judges; `CheckResult.methods`) examined nothing, and N/A
+    when every check that ran there cannot apply to the run's mode. A check not tied to methods counts
     on the run-wide row. With the contract's `methods`, a method outside them (an unknown-method probe)
     counts as run-wide too.
     """

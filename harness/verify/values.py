@@ -132,7 +132,11 @@ def _objects(node: Any, path: str) -> list[tuple[dict, str]]:
 
 
 def range_problems(result: Any, path: str = "$.result") -> tuple[int, list[OutOfRange]]:
-    """How many bounded values `result` holds, and what is wrong with those out of range."""
+    """How many bounded values `result` holds, and what is wrong with those out of range. A bare integer
+    result is a u64 (getIndexerSlot's slot)."""
+    if type(result) is int:
+        problem = _problem(path, result, U64_MAX)
+        return 1, [problem] if problem else []
     seen, problems = 0, []
     for node, where in _objects(result, path):
         for member, value, bound in _checks_of(node, where):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.registry import FAMILIES, REGISTRY
+from harness.core.model import Basis
+from harness.core.registry import FAMILIES, REGISTRY, CheckSpec, Registry
 from harness.report.coverage import clause_coverage
-from schema import Contract
+from schema import Contract, ContractError
 
 
 def test_every_clause_is_checked_or_excluded(contract: Contract) -> None:
@@ -16,6 +19,20 @@ def test_every_clause_is_checked_or_excluded(contract: Contract) -> None:
 
 def test_every_family_has_checks() -> None:
     assert {spec.family for spec in REGISTRY.all()} == set(FAMILIES)
+
+
+def test_an_answer_check_applies_where_the_answers_can_hold_what_it_judges(contract: Contract) -> None:
+    """A check of token data applies to the token methods and the transaction that lists token balances, not
+    to getIndexerHealth nor to the unknown-method probe; a definition the contract lacks is refused."""
+    spec = CheckSpec("crypto.x", "crypto", ("ledger-H2",), Basis.LEDGER, "d", "answer", print,
+                     carries="TokenData")
+    applies = {name for name in contract.methods if spec.applies_to_answers(contract, name)}
+    assert applies == {"getCompressedTokenAccountsByOwner", "getCompressedTokenAccountsByDelegate",
+                       "getTransactionWithCompressionInfo"}
+    assert not spec.applies_to_answers(contract, "getCompressedAccountz")
+    with pytest.raises(ContractError, match="TokenDatum"):
+        Registry(contract).add(CheckSpec("crypto.y", "crypto", ("ledger-H2",), Basis.LEDGER, "d", "answer", print,
+                                         carries="TokenDatum"))
 
 
 MODULES = {"schema": ("schemas",), "differential": ("differential", "mirror"), "crypto": ("crypto", "proofs"),

@@ -27,6 +27,17 @@ def test_clean_reference_passes_as_pytest(tmp_path: Path) -> None:
                                                                                                     "envelope"}
 
 
+def test_with_a_target_only_the_certification_runs(tmp_path: Path) -> None:
+    """The README's command run inside a folder of tests (the kit's own clone, say) certifies the target and
+    nothing else: the other tests are deselected, not run and not failed."""
+    (tmp_path / "test_other.py").write_text("def test_other():\n    assert False\n")
+    with serving(None) as url:
+        done = _pytest(url, tmp_path, "-v", "--csi-only", "health")
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "test_other" not in done.stdout.replace("test_other.py", "") and "1 deselected" in done.stdout
+    assert "csi::verdict PASSED" in done.stdout
+
+
 def test_broken_variant_fails_its_check(tmp_path: Path) -> None:
     variant = next(v for v in VARIANTS if v.name == "health-not-ok")
     with serving(variant) as url:

@@ -35,6 +35,13 @@ def test_each_bound_is_named_with_its_path() -> None:
         ("$.result.value.items[0].data.dataHash", FF, f"a BN254 field element (below r = {FIELD_MODULUS})")]
 
 
+def test_a_bare_integer_result_is_a_u64() -> None:
+    """getIndexerSlot answers its slot bare: a u64 like every slot."""
+    assert range_problems(2**64 - 1) == (1, [])
+    seen, problems = range_problems(2**64)
+    assert seen == 1 and [(p.path, p.bound) for p in problems] == [("$.result", "a u64, in [0, 18446744073709551615]")]
+
+
 def test_proof_values_in_either_reading_are_bounded() -> None:
     proof = {"roots": [FIELD_MODULUS, b58encode((FIELD_MODULUS - 1).to_bytes(32, "big"))], "leaves": [1, 2],
              "leafIndices": [0, 1], "rootIndices": [0, -1]}
