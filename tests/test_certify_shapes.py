@@ -124,4 +124,6 @@ def test_the_matrix_of_a_clean_run_shows_no_skip_where_the_checks_did_their_work
     assert [cell for cell, status in matrix.items() if status is Status.SKIP] == []
     assert matrix[("getIndexerSlot", "crypto")] is Status.PASS  # its bare slot is a u64 (crypto.value-ranges)
     assert ("getIndexerHealth", "consistency") not in matrix and (RUN_WIDE, "schema") not in matrix
+    assert ("getLatestNonVotingSignatures", "pagination") not in matrix
+    assert matrix[("getValidityProof", "differential")] is Status.NOT_APPLICABLE  # nothing to compare with here
     assert all(matrix[(method, "schema")] is Status.PASS for method in Contract.default().methods)

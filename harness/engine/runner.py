@@ -251,18 +251,23 @@ def _run_active(ctx: CheckContext, spec: CheckSpec, result: CheckResult, methods
             result.runs += 1
             _guarded(ctx, spec, result, lambda: spec.function(ctx), None)
         return
+    inapplicable = set()
     for method in ctx.contract.methods.values():
         if shard is not None and not shard.owns(spec.id, method.name):
             continue
         if spec.applies_to(method) and (not methods or method.name in methods):
             result.runs += 1
             result.methods.add(method.name)
-            _guarded(ctx, spec, result, lambda m=method: spec.function(ctx, m), method.name)
+            if not _guarded(ctx, spec, result, lambda m=method: spec.function(ctx, m), method.name):
+                inapplicable.add(method.name)
+    if result.examined_total:  # a check that did its work elsewhere did not miss the methods it cannot apply to
+        result.methods -= inapplicable
 
 
 def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Callable[[], object],
-             method: str | None) -> None:
-    """Run one check body; what it raises becomes a finding or a skip, never a crash of the run.
+             method: str | None) -> bool:
+    """Run one check body; what it raises becomes a finding or a skip, never a crash of the run. False
+    when the body found that its rule cannot apply (`NotApplicable`).
 
     The check is made the context's running one for the duration, so what it examines and defers
     is its own, even when its requests run the answer checks in between.
@@ -274,7 +279,7 @@ def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Call
         _record(result, _finding(ctx, spec, failure, method))
     except NotApplicable as reason:
         result.not_applicable = reason.reason
-        result.methods.discard(method)  # on this method the rule cannot apply: the check did not miss it
+        return False
     except Skip as skip:
         result.skipped.append(skip.reason)
     except KeyboardInterrupt:
@@ -287,6 +292,7 @@ def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Call
     finally:
         for failure in ctx.leave(saved):
             _record(result, _finding(ctx, spec, failure, method))
+    return True
 
 
 def _finding(ctx: CheckContext, spec: CheckSpec, failure: CheckFailure, method: str | None) -> Finding:
