@@ -23,9 +23,9 @@ from ledger_chain.operations import (
     Nullify,
     Operation,
     SolInvoke,
-    SolOutput,
     address_of,
 )
+from ledger_chain.system import Output
 from ledger_chain.token_ops import Approve, Burn, CreateMint, FreezeOrThaw, MintTo, Revoke, SplMint, TokenTransfer
 
 __all__ = ["KINDS", "Kind", "Users"]
@@ -107,7 +107,7 @@ def _compress(draw: Draw, model: Model, users: Users) -> Operation:
     user = draw(st.integers(0, len(users.keys) - 1))
     owner = users.keys[draw(st.sampled_from([user, _other(draw, users, user)]))]
     count = draw(st.integers(1, 8))
-    outputs = tuple(SolOutput(owner, draw(st.integers(10_000, 10**9)), _tree(draw, model)) for _ in range(count))
+    outputs = tuple(Output(owner, draw(st.integers(10_000, 10**9)), _tree(draw, model)) for _ in range(count))
     return SolInvoke("compress-sol", user, outputs=outputs, compress=sum(o.lamports for o in outputs))
 
 
@@ -116,9 +116,9 @@ def _transfer(draw: Draw, model: Model, users: Users) -> Operation:
     inputs = _pick(draw, _plain(model, users)[user], (1, 2, 3, 4))
     total = sum(a.lamports for a in inputs)
     amount = draw(st.integers(1, total)) if total else 0
-    outputs = [SolOutput(users.keys[_other(draw, users, user)], amount, _tree(draw, model))]
+    outputs = [Output(users.keys[_other(draw, users, user)], amount, _tree(draw, model))]
     if total - amount:
-        outputs.append(SolOutput(users.keys[user], total - amount, _tree(draw, model)))
+        outputs.append(Output(users.keys[user], total - amount, _tree(draw, model)))
     return SolInvoke("transfer", user, tuple(a.hash for a in inputs), tuple(outputs))
 
 
@@ -127,7 +127,7 @@ def _merge(draw: Draw, model: Model, users: Users, *, eight: bool = False) -> Op
     holders = _holders(model, users, minimum=8 if eight else 2)
     user = draw(st.sampled_from(sorted(holders)))
     inputs = _pick(draw, holders[user], (8,) if eight else (2, 3, 4))
-    output = SolOutput(users.keys[user], sum(a.lamports for a in inputs), _tree(draw, model))
+    output = Output(users.keys[user], sum(a.lamports for a in inputs), _tree(draw, model))
     return SolInvoke("merge-8" if eight else "merge", user, tuple(a.hash for a in inputs), (output,))
 
 
@@ -136,7 +136,7 @@ def _decompress(draw: Draw, model: Model, users: Users) -> Operation:
     inputs = _pick(draw, _plain(model, users)[user], (1, 2))
     total = sum(a.lamports for a in inputs)
     amount = draw(st.integers(1, max(total, 1)))
-    change = () if amount == total else (SolOutput(users.keys[user], total - amount, _tree(draw, model)),)
+    change = () if amount == total else (Output(users.keys[user], total - amount, _tree(draw, model)),)
     return SolInvoke("decompress", user, tuple(a.hash for a in inputs), change, decompress=amount)
 
 
@@ -144,7 +144,7 @@ def _new_addresses(draw: Draw, model: Model, users: Users) -> Operation:
     """New addresses alone (non-inclusion proof); the accounts that carry them get compressed lamports."""
     user = draw(st.integers(0, len(users.keys) - 1))
     seeds = tuple(_seed(draw, model) for _ in range(draw(st.integers(1, 2))))
-    outputs = tuple(SolOutput(users.keys[user], draw(st.integers(0, 10**8)), _tree(draw, model),
+    outputs = tuple(Output(users.keys[user], draw(st.integers(0, 10**8)), _tree(draw, model),
                               address_of(seed, model.address_tree_key)) for seed in seeds)
     compress = sum(o.lamports for o in outputs) or None
     return SolInvoke("new-address", user, outputs=outputs, seeds=seeds, compress=compress)
@@ -162,7 +162,7 @@ def _new_addresses_with_inputs(draw: Draw, model: Model, users: Users) -> Operat
     first = draw(st.integers(0, total))
     shares = [first, total - first] if len(seeds) == 2 else [total]
     tree = _tree(draw, model)
-    outputs = tuple(SolOutput(users.keys[user], share, tree, address_of(seed, model.address_tree_key))
+    outputs = tuple(Output(users.keys[user], share, tree, address_of(seed, model.address_tree_key))
                     for seed, share in zip(seeds, shares, strict=True))
     return SolInvoke("new-address-with-inputs", user, tuple(a.hash for a in inputs), outputs, seeds)
 
@@ -178,7 +178,7 @@ def _move_addressed(draw: Draw, model: Model, users: Users) -> Operation:
     user = users.index(account.owner)
     assert user is not None
     owner = draw(st.sampled_from([user, _other(draw, users, user)]))
-    output = SolOutput(users.keys[owner], account.lamports, _tree(draw, model), account.address)
+    output = Output(users.keys[owner], account.lamports, _tree(draw, model), account.address)
     return SolInvoke("move-addressed", user, (account.hash,), (output,))
 
 

@@ -32,8 +32,7 @@ from ledger_crypto import hash_to_field
 if TYPE_CHECKING:
     from ledger_chain.chain import Context
 
-__all__ = ["Built", "CreateTree", "DoubleSpend", "InsertAddress", "Nullify", "Operation", "SolInvoke", "SolOutput",
-           "address_of"]
+__all__ = ["Built", "CreateTree", "DoubleSpend", "InsertAddress", "Nullify", "Operation", "SolInvoke", "address_of"]
 
 TREE_SIZE, QUEUE_SIZE, CPI_CONTEXT_SIZE = 1_364_288, 1_382_992, 20 * 1024 + 8
 """Account sizes of a v1 state tree (height 26, changelog 1400, roots 2400, canopy 10), its nullifier
@@ -81,21 +80,13 @@ def input_of(model: Model, account: LiveAccount) -> InputAccount:
 
 
 @dataclass(frozen=True)
-class SolOutput:
-    owner: Pubkey
-    lamports: int
-    tree: Pubkey
-    address: bytes | None = None
-
-
-@dataclass(frozen=True)
 class SolInvoke(Operation):
     """One `invoke` of the light system program, signed by user `user` (owner of every input)."""
 
     label: str
     user: int
     inputs: tuple[bytes, ...] = ()
-    outputs: tuple[SolOutput, ...] = ()
+    outputs: tuple[Output, ...] = ()
     seeds: tuple[bytes, ...] = ()
     compress: int | None = None
     decompress: int | None = None
@@ -121,9 +112,8 @@ class SolInvoke(Operation):
                                      [model.address_proof(v) for v in values])
         new_addresses = [NewAddress(seed, model.address_tree.root_index, model.address_tree_key, model.address_queue)
                          for seed in self.seeds]
-        outputs = [Output(o.owner, o.lamports, o.tree, o.address) for o in self.outputs]
         ix = invoke(payer=signer.pubkey(), authority=signer.pubkey(), inputs=[input_of(model, a) for a in accounts],
-                    outputs=outputs, new_addresses=new_addresses, proof=proof, compress=self.compress,
+                    outputs=list(self.outputs), new_addresses=new_addresses, proof=proof, compress=self.compress,
                     decompress=self.decompress, recipient=signer.pubkey() if self.decompress else None)
         return Built((ix,), (signer,), queued=tuple(values))
 

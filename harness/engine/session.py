@@ -163,10 +163,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
         yield
         return
 
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # raises KeyboardInterrupt
     try:
         yield
     finally:

@@ -23,8 +23,8 @@ from ledger_crypto import (
     verify_non_inclusion,
 )
 
-__all__ = ["address_taken_probes", "address_tree", "confirmed_taken", "held_in_tree", "proof_problems", "successor",
-           "taken_inside"]
+__all__ = ["address_taken_probes", "address_tree", "confirmed_taken", "held_in_tree", "proof_problems",
+           "stated_proof", "successor", "taken_inside"]
 
 FRESH_TREE_ROOT = "3FrGzyXtjqjnukHDS2M5oyVj8tMVcHSahcHpWBGR5MHY"
 """Root of an address tree holding only its two sentinel elements (ledger-facts.md)."""
@@ -61,13 +61,17 @@ def _number(item: dict, key: str) -> int:
     return int.from_bytes(b58decode(item[key], length=32), "big")
 
 
-def _proof(item: dict) -> NonInclusionProof:
-    """The proof an item states; ValueError, KeyError or TypeError when it is malformed (schema's finding)."""
-    return NonInclusionProof(
-        value=_number(item, "address"), low_value=_number(item, "lowerRangeAddress"),
-        low_next_index=item["nextIndex"], low_next_value=_number(item, "higherRangeAddress"),
-        low_leaf_index=item["lowElementLeafIndex"], path=tuple(b58decode(node, length=32) for node in item["proof"]),
-        root=b58decode(item["root"], length=32), root_seq=item["rootSeq"])
+def stated_proof(item: Any) -> NonInclusionProof | None:
+    """The non-inclusion proof a NewAddressProof item states; None when it is malformed (schema.result's finding)."""
+    try:
+        return NonInclusionProof(
+            value=_number(item, "address"), low_value=_number(item, "lowerRangeAddress"),
+            low_next_index=item["nextIndex"], low_next_value=_number(item, "higherRangeAddress"),
+            low_leaf_index=item["lowElementLeafIndex"],
+            path=tuple(b58decode(node, length=32) for node in item["proof"]),
+            root=b58decode(item["root"], length=32), root_seq=item["rootSeq"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def proof_problems(asked: list[str], items: Any, tree: str | None) -> tuple[int, list[Problem]]:
@@ -79,9 +83,8 @@ def proof_problems(asked: list[str], items: Any, tree: str | None) -> tuple[int,
                            result_value())]
     problems, judged, roots = [], 0, {}
     for i, (address, item) in enumerate(zip(asked, items, strict=True)):
-        try:
-            proof = _proof(item)
-        except (KeyError, TypeError, ValueError):
+        proof = stated_proof(item)
+        if proof is None:
             continue  # a malformed item is schema.result's finding
         judged += 1
         where = f"result.value[{i}]"

@@ -17,15 +17,9 @@ from typing import Any
 
 from harness.context import Answer
 from harness.core.keys import Keys
+from harness.verify.addresses import stated_proof
 from harness.verify.trees import MAX_LEAVES, StateLeaves
-from ledger_crypto import (
-    HEIGHT,
-    HIGHEST_ADDRESS_PLUS_ONE,
-    NonInclusionProof,
-    b58decode,
-    b58encode,
-    verify_non_inclusion,
-)
+from ledger_crypto import HEIGHT, HIGHEST_ADDRESS_PLUS_ONE, b58decode, b58encode, verify_non_inclusion
 
 __all__ = ["AddressElements", "address_elements", "created_addresses", "live_account_per_tree", "state_leaves"]
 
@@ -129,7 +123,7 @@ def address_elements(addresses: list[str], ask: Callable[[str, Any], Answer]) ->
         found.unreadable = "no proof per address asked"
         return found
     for value, item in zip(values, items, strict=True):
-        proof = _proof(item)
+        proof = stated_proof(item)
         if proof is None or not verify_non_inclusion(proof, height=HEIGHT):
             found.unreadable = "a proof that does not fold to its root (crypto.new-address-proof's finding)"
             return found
@@ -151,16 +145,4 @@ def _value(address: str) -> int | None:
     try:
         return int.from_bytes(b58decode(address, length=32), "big")
     except ValueError:
-        return None
-
-
-def _proof(item: Any) -> NonInclusionProof | None:
-    try:
-        return NonInclusionProof(
-            value=_value(item["address"]), low_value=_value(item["lowerRangeAddress"]),
-            low_next_index=item["nextIndex"], low_next_value=_value(item["higherRangeAddress"]),
-            low_leaf_index=item["lowElementLeafIndex"],
-            path=tuple(b58decode(node, length=32) for node in item["proof"]),
-            root=b58decode(item["root"], length=32), root_seq=item["rootSeq"])
-    except (KeyError, TypeError, ValueError):
         return None

@@ -17,9 +17,10 @@ from ledger_chain import ChainError, generate
 from ledger_chain import generation as generate_module
 from ledger_chain.kinds import Users
 from ledger_chain.model import Model
-from ledger_chain.operations import SolInvoke, SolOutput
+from ledger_chain.operations import SolInvoke
 from ledger_chain.proofs import ChainProver
 from ledger_chain.replay import read_chain
+from ledger_chain.system import Output
 from ledger_proofs.install import Installation
 from schema.jsonio import loads
 from tests.ledger_chain.conftest import SEED
@@ -64,7 +65,7 @@ def test_a_refused_operation_names_itself_and_writes_nothing(tmp_path: Path, ins
     def with_a_bad_third(model: Model, users: Users, seen: object, *, seed: int, index: int) -> tuple:
         if index == 2:
             tree = next(iter(model.state_trees))
-            return SolInvoke("compress-sol", 0, outputs=(SolOutput(users.keys[0], 10, tree),), compress=9), 1
+            return SolInvoke("compress-sol", 0, outputs=(Output(users.keys[0], 10, tree),), compress=9), 1
         return real(model, users, seen, seed=seed, index=index)
 
     monkeypatch.setattr(generate_module, "next_step", with_a_bad_third)

@@ -26,9 +26,10 @@ from solders.pubkey import Pubkey
 
 from ledger_chain import Chain
 from ledger_chain.chain import Context
-from ledger_chain.operations import Built, Operation, SolInvoke, SolOutput
+from ledger_chain.operations import Built, Operation, SolInvoke
 from ledger_chain.programs import SPL_TOKEN, STATE_TREE
 from ledger_chain.proofs import ChainProver
+from ledger_chain.system import Output
 from ledger_chain.token import MINT_SIZE, TokenInput, create_token_pool, freeze, mint_to
 from ledger_crypto import account_hash, encode_token_data
 from ledger_proofs.install import Installation
@@ -82,7 +83,7 @@ def test_default_scenario_accounts_are_what_the_programs_make(installation: Inst
         before = set(chain.model.live)
         address_seeds = seeds.get(label_of[account.hash])
         seed = () if address_seeds is None else (_seed(account.owner, address_seeds),)
-        output = SolOutput(Pubkey.from_bytes(account.owner), account.lamports, STATE_TREE, account.address)
+        output = Output(Pubkey.from_bytes(account.owner), account.lamports, STATE_TREE, account.address)
         chain.run(SolInvoke("scenario", 0, outputs=(output,), seeds=seed, compress=account.lamports or None))
         made.append((account, _made(chain, before)[0]))
     treasurer = chain.keys.treasurer.pubkey()

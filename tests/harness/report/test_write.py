@@ -1,74 +1,10 @@
-"""write_atomic: the report file holds the old document or the whole new one, and no temp file remains."""
+"""The report writers write through the kit's one atomic writer (tested in tests/schema/test_files.py)."""
 
 from __future__ import annotations
 
-import os
-import stat
-from pathlib import Path
-
-import pytest
-
 import harness.report.write as write_module
-from harness.report.write import write_atomic
+import schema.files
 
 
-def test_writes_text_and_bytes_exactly(tmp_path: Path) -> None:
-    write_atomic(tmp_path / "a.json", "é\n")
-    write_atomic(tmp_path / "b.xml", b"<x/>")
-    assert (tmp_path / "a.json").read_bytes() == "é\n".encode()
-    assert (tmp_path / "b.xml").read_bytes() == b"<x/>"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.xml"]
-
-
-def test_replaces_and_is_readable_by_others(tmp_path: Path) -> None:
-    path = tmp_path / "report.json"
-    path.write_text("old")
-    write_atomic(path, "new")
-    assert path.read_text() == "new"
-    assert stat.S_IMODE(path.stat().st_mode) == 0o644
-
-
-def test_failed_rename_keeps_the_old_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "report.json"
-    path.write_text("old")
-
-    def refuse(src: str, dst: str) -> None:
-        raise OSError("disk full")
-
-    monkeypatch.setattr(write_module.os, "replace", refuse)
-    with pytest.raises(OSError, match="disk full"):
-        write_atomic(path, "new" * 1000)
-    assert path.read_text() == "old"
-    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
-
-
-class _Interrupting:
-    """A file whose write stores half the data, then is interrupted like Ctrl-C would."""
-
-    def __init__(self, stream) -> None:
-        self.stream = stream
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stream.close()
-
-    def write(self, data: bytes) -> None:
-        self.stream.write(data[: len(data) // 2])
-        self.stream.flush()
-        raise KeyboardInterrupt
-
-
-def test_interrupt_mid_write_leaves_no_partial_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real_fdopen = os.fdopen
-    monkeypatch.setattr(write_module.os, "fdopen", lambda fd, mode: _Interrupting(real_fdopen(fd, mode)))
-    with pytest.raises(KeyboardInterrupt):
-        write_atomic(tmp_path / "report.json", "x" * 100_000)
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_unencodable_text_fails_before_touching_the_directory(tmp_path: Path) -> None:
-    with pytest.raises(UnicodeEncodeError):
-        write_atomic(tmp_path / "report.json", "\ud800")
-    assert list(tmp_path.iterdir()) == []
+def test_the_report_room_names_the_one_atomic_writer() -> None:
+    assert write_module.write_atomic is schema.files.write_atomic
