@@ -1,17 +1,20 @@
 """Hashes, merkle trees and proofs of the compressed-state ledger, as pure functions.
 
 Shared by the reference server (to build state) and the harness (to verify a
-server's answers).
+server's answers). v1 trees have height 26; batched (v2) trees 32 (state) and 40 (addresses).
 """
 
 from .address_tree import (
     AddressElement,
     AddressExistsError,
     AddressTree,
+    BatchedAddressTree,
     NonInclusionProof,
+    batched_element_leaf,
     element_leaf,
     verify_non_inclusion,
 )
+from .batched import derive_address_v2, hash_chain, nullifier, transaction_hash
 from .hashing import (
     FIELD_MODULUS,
     HIGHEST_ADDRESS_PLUS_ONE,
@@ -31,19 +34,26 @@ from .hashing import (
     token_data_hash_inputs,
 )
 from .merkle import (
+    BATCHED_ADDRESS_HEIGHT,
+    BATCHED_STATE_HEIGHT,
     HEIGHT,
+    MAX_HEIGHT,
     ROOT_HISTORY,
     ZERO_HASHES,
     SparseMerkleTree,
     StateTree,
     fold_path,
+    zero_hashes,
 )
 from .parallel import hashing_pool, parallel_threshold, poseidon_many, poseidon_stream
 
 __all__ = [
+    "BATCHED_ADDRESS_HEIGHT",
+    "BATCHED_STATE_HEIGHT",
     "FIELD_MODULUS",
     "HEIGHT",
     "HIGHEST_ADDRESS_PLUS_ONE",
+    "MAX_HEIGHT",
     "ROOT_HISTORY",
     "TOKEN_DISCRIMINATOR",
     "TOKEN_PROGRAM_ID",
@@ -51,6 +61,7 @@ __all__ = [
     "AddressElement",
     "AddressExistsError",
     "AddressTree",
+    "BatchedAddressTree",
     "NonInclusionProof",
     "SparseMerkleTree",
     "StateTree",
@@ -59,18 +70,24 @@ __all__ = [
     "account_hash_inputs",
     "b58decode",
     "b58encode",
+    "batched_element_leaf",
     "decode_token_data",
     "derive_address",
+    "derive_address_v2",
     "element_leaf",
     "encode_token_data",
     "fold_path",
+    "hash_chain",
     "hash_to_field",
     "hashing_pool",
+    "nullifier",
     "parallel_threshold",
     "poseidon",
     "poseidon_many",
     "poseidon_stream",
     "token_data_hash",
     "token_data_hash_inputs",
+    "transaction_hash",
     "verify_non_inclusion",
+    "zero_hashes",
 ]

@@ -1,8 +1,10 @@
-"""Indexed merkle tree of addresses (height 26) and its non-inclusion proofs.
+"""Indexed merkle trees of addresses and their non-inclusion proofs: v1 (height 26) and batched (height 40).
 
-Elements form a linked list sorted by value inside an append-position merkle tree;
-a value is absent when some element's range (value, next_value) strictly contains
-it. New addresses are proven absent this way before they are created.
+Elements form a linked list sorted by value inside a merkle tree; a value is absent when some
+element's range (value, next_value) strictly contains it. New addresses are proven absent this
+way before they are created. The two kinds differ in their leaf (v1 hashes value, next index and
+next value; the batched tree value and next value only) and their first state (Light's
+`program-libs/batched-merkle-tree/src/constants.rs` for the batched one).
 """
 
 from __future__ import annotations
@@ -13,14 +15,16 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .hashing import HIGHEST_ADDRESS_PLUS_ONE, poseidon
-from .merkle import HEIGHT, ROOT_HISTORY, SparseMerkleTree, fold_path
+from .merkle import BATCHED_ADDRESS_HEIGHT, HEIGHT, ROOT_HISTORY, SparseMerkleTree, fold_path
 from .parallel import poseidon_many
 
 __all__ = [
     "AddressElement",
     "AddressExistsError",
     "AddressTree",
+    "BatchedAddressTree",
     "NonInclusionProof",
+    "batched_element_leaf",
     "element_leaf",
     "verify_non_inclusion",
 ]
@@ -38,6 +42,9 @@ class AddressElement(NamedTuple):
     next_value: int
 
 
+_NO_ELEMENT = AddressElement(0, 0, 0)
+
+
 @dataclass(frozen=True)
 class NonInclusionProof:
     """Everything needed to check that ``value`` is absent from the tree at ``root``."""
@@ -50,48 +57,60 @@ class NonInclusionProof:
     path: tuple[bytes, ...]
     root: bytes
     root_seq: int
+    history_size: int = ROOT_HISTORY
 
     @property
     def root_index(self) -> int:
-        return self.root_seq % ROOT_HISTORY
+        return self.root_seq % self.history_size
 
 
 def element_leaf(value: int, next_index: int, next_value: int) -> bytes:
-    """Leaf of an element: Poseidon(value, next_index, next_value), all 32-byte BE."""
-    return poseidon(*_element_row(value, next_index, next_value))
+    """Leaf of a v1 element: Poseidon(value, next_index, next_value), all 32-byte BE."""
+    return poseidon(*_v1_row(value, next_index, next_value))
 
 
-def _element_row(value: int, next_index: int, next_value: int) -> tuple[bytes, bytes, bytes]:
+def batched_element_leaf(value: int, next_value: int) -> bytes:
+    """Leaf of a batched-tree element: Poseidon(value, next_value), 32-byte BE (next index not hashed)."""
+    return poseidon(value.to_bytes(32, "big"), next_value.to_bytes(32, "big"))
+
+
+def _v1_row(value: int, next_index: int, next_value: int) -> tuple[bytes, ...]:
     return value.to_bytes(32, "big"), next_index.to_bytes(32, "big"), next_value.to_bytes(32, "big")
 
 
-def _check_value(value: int) -> None:
+def _batched_row(value: int, next_index: int, next_value: int) -> tuple[bytes, ...]:
+    return value.to_bytes(32, "big"), next_value.to_bytes(32, "big")
+
+
+def _check_value(value: int, bound: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"address value must be an integer, got {value!r}")
-    if not 0 < value < _VALUE_BOUND:
-        raise ValueError(f"address value must be in (0, 2^248), got {value}")
+    if not 0 < value < bound:
+        upper = "2^248" if bound == _VALUE_BOUND else "2^248 - 1"
+        raise ValueError(f"address value must be in (0, {upper}), got {value}")
 
 
 class AddressTree(SparseMerkleTree):
-    """Indexed merkle tree starting with the sentinels 0 and HIGHEST_ADDRESS_PLUS_ONE.
+    """v1 indexed merkle tree starting with the sentinels 0 and HIGHEST_ADDRESS_PLUS_ONE.
 
     A fresh tree is built by the ledger's own three operations (append the zero
     element, then insert the highest element), so it starts at seq 3 with the known
     root.
     """
 
-    def __init__(self, *, height: int = HEIGHT) -> None:
-        super().__init__(height=height)
-        self._values: list[int] = []
-        self._next_indices: list[int] = []
-        self._next_values: list[int] = []
-        self._sorted: list[int] = []
-        self._index_of: dict[int, int] = {}
-        self._holes: set[int] = set()
-        """Positions `write_elements` passed over: zero leaves that hold no value."""
+    _value_bound = _VALUE_BOUND
+    _row = staticmethod(_v1_row)
+
+    def __init__(self, *, height: int = HEIGHT, history_size: int = ROOT_HISTORY) -> None:
+        super().__init__(height=height, history_size=history_size)
+        self._elements: dict[int, AddressElement] = {}
+        """Element index -> element; a position below next_index missing here holds zero and no value."""
+        self._sorted: list[int] = [0]
+        self._index_of: dict[int, int] = {0: 0}
+        self._start()
+
+    def _start(self) -> None:
         self._append_element(0, 0, 0)
-        self._sorted.append(0)
-        self._index_of[0] = 0
         self._insert_checked(HIGHEST_ADDRESS_PLUS_ONE)
 
     # ----------------------------------------------------------------- reading
@@ -106,33 +125,35 @@ class AddressTree(SparseMerkleTree):
     def unwritten(self) -> int:
         """Element positions below the last written one that no write has filled (`write_elements` at given
         indices): a tree built from part of a history; 0 for a tree built by insertions."""
-        return len(self._holes)
+        return self.next_index - len(self._elements)
 
     def element(self, index: int) -> AddressElement:
         self._check_index(index)
-        return AddressElement(self._values[index], self._next_indices[index], self._next_values[index])
+        return self._elements.get(index, _NO_ELEMENT)
 
     def non_inclusion_proof(self, value: int) -> NonInclusionProof:
         """Proof that ``value`` is absent; AddressExistsError if it is present."""
-        _check_value(value)
+        _check_value(value, self._value_bound)
         pos = self._position(value)
         low = self._index_of[self._sorted[pos - 1]]
+        element = self._elements[low]
         return NonInclusionProof(
             value=value,
-            low_value=self._values[low],
-            low_next_index=self._next_indices[low],
-            low_next_value=self._next_values[low],
+            low_value=element.value,
+            low_next_index=element.next_index,
+            low_next_value=element.next_value,
             low_leaf_index=low,
             path=tuple(self.proof(low)),
             root=self.root,
             root_seq=self.seq,
+            history_size=self.history_size,
         )
 
     # ----------------------------------------------------------------- writing
 
     def insert(self, value: int) -> int:
         """Insert an address value (two tree operations); returns its element index."""
-        _check_value(value)
+        _check_value(value, self._value_bound)
         return self._insert_checked(value)
 
     def insert_many(self, values: Iterable[int]) -> list[int]:
@@ -144,15 +165,35 @@ class AddressTree(SparseMerkleTree):
         successor. Only the final root is recorded in the root history. Nothing changes
         if any value is rejected.
         """
+        batch = self._checked_batch(values)
+        return self._insert_values(batch, self._operations(len(batch)))
+
+    def insert_batch(self, values: Iterable[int], *, seq: int) -> list[int]:
+        """``insert_many``, then take the tree's seq as given (as ``StateTree.write_leaves``): for a
+        ledger applying a batch event that states its sequence number. Nothing changes if rejected."""
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise ValueError(f"seq must be an integer, got {seq!r}")
+        indices = self._insert_values(self._checked_batch(values), 0)
+        self._take_seq(seq)
+        return indices
+
+    def _operations(self, count: int) -> int:
+        """Tree operations (seq steps) of inserting ``count`` values at once: v1, two per value."""
+        return 2 * count
+
+    def _checked_batch(self, values: Iterable[int]) -> list[int]:
         batch = list(values)
         for value in batch:
-            _check_value(value)
+            _check_value(value, self._value_bound)
         seen: set[int] = set()
         for value in batch:
             if value in seen or value in self._index_of:
                 raise AddressExistsError(f"address value {value} is already in the tree")
             seen.add(value)
         self._check_room(len(batch))
+        return batch
+
+    def _insert_values(self, batch: list[int], operations: int) -> list[int]:
         if not batch:
             return []
         start = self.next_index
@@ -165,7 +206,9 @@ class AddressTree(SparseMerkleTree):
         while j < len(ordered):
             # A run of new values that all fall between the same two existing elements.
             pos = bisect_left(old, ordered[j])
-            successor = old[pos]
+            # Past the last element: the end of the list (a batched tree has no highest element).
+            successor, successor_index = (old[pos], self._index_of[old[pos]]) if pos < len(old) else (
+                HIGHEST_ADDRESS_PLUS_ONE, 0)
             k = j
             while k + 1 < len(ordered) and ordered[k + 1] < successor:
                 k += 1
@@ -173,22 +216,20 @@ class AddressTree(SparseMerkleTree):
             for v in ordered[j : k + 1]:
                 next_idx[pred], next_val[pred] = new_index[v], v
                 pred = new_index[v]
-            next_idx[pred], next_val[pred] = self._index_of[successor], successor
+            next_idx[pred], next_val[pred] = successor_index, successor
             j = k + 1
         changed = sorted(i for i in next_idx if i < start)
+        elements = self._elements
         for index in changed:
-            self._next_indices[index] = next_idx[index]
-            self._next_values[index] = next_val[index]
-        rows = [_element_row(self._values[i], next_idx[i], next_val[i]) for i in changed]
+            elements[index] = AddressElement(elements[index].value, next_idx[index], next_val[index])
         for v in batch:
             i = new_index[v]
-            self._values.append(v)
-            self._next_indices.append(next_idx[i])
-            self._next_values.append(next_val[i])
-            rows.append(_element_row(v, next_idx[i], next_val[i]))
+            elements[i] = AddressElement(v, next_idx[i], next_val[i])
+        rows = [self._row(*elements[i]) for i in changed]
+        rows.extend(self._row(*elements[new_index[v]]) for v in batch)
         leaves = poseidon_many(rows)  # shared with the hashing workers when a pool is open
         updates = dict(zip(changed, leaves, strict=False))
-        self._bulk_write(updates, leaves[len(changed) :], 2 * len(batch))
+        self._bulk_write(updates, leaves[len(changed) :], operations)
         old.extend(batch)
         old.sort()
         self._index_of.update(new_index)
@@ -201,7 +242,7 @@ class AddressTree(SparseMerkleTree):
         inserting values itself. A later element at the same index replaces an earlier one. An
         index past the end extends the tree; positions between that were never written hold
         zero and no value (they are in no range of a non-inclusion proof). Leaves are each
-        element's `element_leaf`, written in one pass; seq is as in `StateTree.write_leaves`.
+        element's leaf, written in one pass; seq is as in `StateTree.write_leaves`.
         Nothing changes if an element is rejected (a value out of range, or one another index
         would hold too: AddressExistsError). Returns the tree's seq.
         """
@@ -214,6 +255,8 @@ class AddressTree(SparseMerkleTree):
             if not (0 <= element.value < _VALUE_BOUND and 0 <= element.next_value < _VALUE_BOUND
                     and 0 <= element.next_index < self.capacity):
                 raise ValueError(f"element {index}: value, next value or next index out of range")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise ValueError(f"seq must be an integer, got {seq!r}")
         owners = self._owners_after(batch)
         final = dict(batch)
         for value, owner in owners.items():
@@ -225,15 +268,8 @@ class AddressTree(SparseMerkleTree):
                 if before is None:
                     insort(self._sorted, value)
                 self._index_of[value] = owner
-        for position in range(len(self._values), max(final, default=-1) + 1):
-            self._holes.add(position)
-            self._values.append(0)
-            self._next_indices.append(0)
-            self._next_values.append(0)
-        for index, element in final.items():
-            self._holes.discard(index)
-            self._values[index], self._next_indices[index], self._next_values[index] = element
-        leaves = poseidon_many([_element_row(*element) for element in final.values()])
+        self._elements.update(final)
+        leaves = poseidon_many([self._row(*element) for element in final.values()])
         return self._write_at(dict(zip(final, leaves, strict=True)), seq)
 
     def _owners_after(self, batch: Sequence[tuple[int, AddressElement]]) -> dict[int, int | None]:
@@ -248,8 +284,8 @@ class AddressTree(SparseMerkleTree):
         for index, element in batch:
             if index in held:
                 old = held[index]
-            elif index < len(self._values) and index not in self._holes:
-                old = self._values[index]
+            elif index in self._elements:
+                old = self._elements[index].value
             else:
                 old = None
             if old is not None and old != element.value and owner(old) == index:
@@ -275,29 +311,55 @@ class AddressTree(SparseMerkleTree):
         self._check_room(1)
         low = self._index_of[self._sorted[pos - 1]]
         new = self.next_index
-        new_next_index = self._next_indices[low]
-        new_next_value = self._next_values[low]
+        low_element = self._elements[low]
         # The ledger updates the low element first, then appends the new one.
-        self._next_indices[low] = new
-        self._next_values[low] = value
-        self._set_leaf(low, element_leaf(self._values[low], new, value))
-        self._append_element(value, new_next_index, new_next_value)
+        self._elements[low] = AddressElement(low_element.value, new, value)
+        self._set_leaf(low, poseidon(*self._row(low_element.value, new, value)))
+        self._append_element(value, low_element.next_index, low_element.next_value)
         self._sorted.insert(pos, value)
         self._index_of[value] = new
         return new
 
     def _append_element(self, value: int, next_index: int, next_value: int) -> None:
-        self._values.append(value)
-        self._next_indices.append(next_index)
-        self._next_values.append(next_value)
-        self._append_leaf(element_leaf(value, next_index, next_value))
+        self._elements[self.next_index] = AddressElement(value, next_index, next_value)
+        self._append_leaf(poseidon(*self._row(value, next_index, next_value)))
 
 
-def verify_non_inclusion(proof: NonInclusionProof, *, height: int = HEIGHT) -> bool:
+class BatchedAddressTree(AddressTree):
+    """The batched (v2) address tree: height 40, leaf Poseidon(value, next_value).
+
+    It starts with one element, (0, next value HIGHEST_ADDRESS_PLUS_ONE) at leaf 0, next index 1,
+    seq 0; the highest value is never an element (the last element points past the list with next
+    index 0). A batch event inserts many addresses as one operation: `insert` and `insert_many` add
+    1 to seq per call, `insert_batch` takes the event's seq. ``history_size`` is the tree account's
+    root-history length (root index = seq % that).
+    """
+
+    _value_bound = HIGHEST_ADDRESS_PLUS_ONE
+    _row = staticmethod(_batched_row)
+
+    def __init__(self, *, height: int = BATCHED_ADDRESS_HEIGHT, history_size: int = ROOT_HISTORY) -> None:
+        super().__init__(height=height, history_size=history_size)
+
+    def _start(self) -> None:
+        self._elements[0] = AddressElement(0, 0, HIGHEST_ADDRESS_PLUS_ONE)
+        self._write_at({0: batched_element_leaf(0, HIGHEST_ADDRESS_PLUS_ONE)}, 0)
+
+    def insert(self, value: int) -> int:
+        """Insert one address value (one tree operation); returns its element index."""
+        return self.insert_many([value])[0]
+
+    def _operations(self, count: int) -> int:
+        return 1 if count else 0
+
+
+def verify_non_inclusion(proof: NonInclusionProof, *, height: int = HEIGHT, batched: bool = False) -> bool:
     """True iff the low element's leaf folds to the root and strictly brackets value.
 
-    Malformed proofs (wrong path length, values out of range, bad hashes) give False
-    rather than an exception, since proofs usually come from the server under test.
+    ``batched``: the proof is of a batched address tree (leaf of value and next value; give
+    ``height=BATCHED_ADDRESS_HEIGHT``). Malformed proofs (wrong path length, values out of range,
+    bad hashes) give False rather than an exception, since proofs usually come from the server
+    under test.
     """
     ints = (proof.value, proof.low_value, proof.low_next_value)
     if any(isinstance(v, bool) or not isinstance(v, int) for v in ints):
@@ -312,7 +374,10 @@ def verify_non_inclusion(proof: NonInclusionProof, *, height: int = HEIGHT) -> b
     if len(proof.path) != height or not isinstance(proof.root, bytes) or len(proof.root) != 32:
         return False
     try:
-        leaf = element_leaf(proof.low_value, proof.low_next_index, proof.low_next_value)
+        if batched:
+            leaf = batched_element_leaf(proof.low_value, proof.low_next_value)
+        else:
+            leaf = element_leaf(proof.low_value, proof.low_next_index, proof.low_next_value)
         return fold_path(leaf, proof.low_leaf_index, proof.path) == proof.root
     except (ValueError, TypeError):
         return False

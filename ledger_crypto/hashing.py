@@ -2,7 +2,7 @@
 
 The base58 codec is the contract's (`schema.base58`), re-exported here for the ledger's callers.
 
-Everything here follows ``design/ledger-facts.md`` byte for byte, so that the reference
+Everything here follows ``docs/ledger-facts.md`` byte for byte, so that the reference
 server and the harness compute the same hashes a live indexer serves. All functions are
 pure.
 """
@@ -133,11 +133,15 @@ def account_hash(
     address: bytes | None,
     discriminator: int | None,
     data_hash: bytes | None,
+    batched: bool = False,
 ) -> bytes:
-    """Hash of a compressed account in a v1 (height 26) state tree.
+    """Hash of a compressed account in a v1 (height 26) state tree, or with ``batched`` in a batched one.
 
     ``discriminator`` is the wire integer ``u64.from_le_bytes(bytes)``. The account has
-    data exactly when both ``discriminator`` and ``data_hash`` are given.
+    data exactly when both ``discriminator`` and ``data_hash`` are given. A batched tree's hash
+    has the same inputs with leaf index and lamports big-endian (Light's
+    `program-libs/compressed-account/src/compressed_account.rs`, `is_batched`); ``tree`` is then the
+    tree (`bmt…`), never its output queue.
     """
     return _account_hash(
         owner=owner,
@@ -147,7 +151,7 @@ def account_hash(
         address=address,
         discriminator=discriminator,
         data_hash=data_hash,
-        big_endian=False,
+        big_endian=batched,
     )
 
 
@@ -160,13 +164,14 @@ def account_hash_inputs(
     address: bytes | None,
     discriminator: int | None,
     data_hash: bytes | None,
+    batched: bool = False,
 ) -> tuple[bytes, ...]:
     """The Poseidon inputs of ``account_hash``, checked: ``poseidon(*inputs)`` is the hash.
 
     Apart so that many accounts can be hashed in one batch (``poseidon_many``).
     """
     return _account_inputs(owner=owner, leaf_index=leaf_index, tree=tree, lamports=lamports, address=address,
-                           discriminator=discriminator, data_hash=data_hash, big_endian=False)
+                           discriminator=discriminator, data_hash=data_hash, big_endian=batched)
 
 
 def _account_hash(**fields: object) -> bytes:

@@ -312,5 +312,5 @@ def test_b58decode_strictness(text, message):
 
 def test_package_exports_exactly_its_public_names():
     public = {n for n in dir(ledger_crypto) if not n.startswith(("_", "@"))}  # "@": pytest assert rewriting
-    modules = {"address_tree", "bn254", "groth16", "hashing", "merkle", "parallel"}
+    modules = {"address_tree", "batched", "bn254", "groth16", "hashing", "merkle", "parallel"}
     assert set(ledger_crypto.__all__) == public - modules
