@@ -1,18 +1,23 @@
 """Reading the real ledger: Solana transactions of the ZK Compression programs as ledger changes.
 
 `decode` turns a `getTransaction` / `getBlock` result into accounts and instruction groups
-(solders), `recognize` finds the instruction groups that carry state, `events` reads their borsh
-events, `changes` turns them into plain ledger changes (`LedgerTransaction`), and `sources` reads
-them from files, folders or a Solana JSON-RPC endpoint. Nothing here knows the reference
+(solders), `recognize` finds the instructions that carry state (noop events, or account
+compression's `insert_into_queues` with the light system instruction that executed it), `events`
+reads the borsh events, `queues` and `system` those two instructions, `changes` turns them into
+plain ledger changes (`LedgerTransaction`), and `sources` reads them from files, folders or a
+Solana JSON-RPC endpoint. Nothing here knows the reference
 server: it takes the changes and applies them (`reference_server.ledger_native`).
-Facts: ../shared/design/ledger-native.md.
+Facts: docs/ledger-native.md.
 """
 
 from ledger_ingest.changes import (
     AddressUpdate,
+    BatchUpdate,
     LedgerTransaction,
     Nullification,
     OutputAccount,
+    QueuedAddress,
+    QueuedNullifier,
     transaction_changes,
 )
 from ledger_ingest.decode import DecodedTransaction, IngestError, Instruction, decode_transaction
@@ -28,6 +33,7 @@ from ledger_ingest.sources import (
 
 __all__ = [
     "AddressUpdate",
+    "BatchUpdate",
     "Block",
     "DecodedTransaction",
     "IngestError",
@@ -36,6 +42,8 @@ __all__ = [
     "LedgerTransaction",
     "Nullification",
     "OutputAccount",
+    "QueuedAddress",
+    "QueuedNullifier",
     "SlotRange",
     "decode_transaction",
     "fetch_blocks",

@@ -3,14 +3,16 @@
 
 `PublicTransactionEvent` (a user transaction) and `MerkleTreeEvent` (a forester transaction) are
 read from the start of the noop's data, as the indexers read them: bytes after the event are left
-unread. `TokenData` must consume its bytes exactly. Every failure is an `EventError` saying which
-layout could not be read and where.
+unread. `MerkleTreeEvent` variants 3–5 are the batched trees' `BatchEvent` (Light's
+`program-libs/merkle-tree-metadata/src/events/batch.rs`). `TokenData` must consume its bytes exactly.
+Every failure is an `EventError` saying which layout could not be read and where.
 """
 
 from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import Literal
 
 import construct
 from borsh_construct import U8, U32, U64, Bool, CStruct, Option, Vec
@@ -19,6 +21,8 @@ from borsh_construct import Bytes as BorshBytes
 from ledger_crypto import TokenDataFields
 
 __all__ = [
+    "OUTPUT_COMPRESSED_ACCOUNT",
+    "BatchEvent",
     "EventError",
     "IndexedElement",
     "IndexedTreeEvent",
@@ -26,6 +30,8 @@ __all__ = [
     "NullifierEvent",
     "OutputCompressedAccount",
     "PublicTransactionEvent",
+    "output_compressed_account",
+    "parse_event",
     "parse_merkle_tree_event",
     "parse_public_transaction_event",
     "parse_token_data",
@@ -41,11 +47,12 @@ _KEY = construct.Bytes(32)
 _COMPRESSED_ACCOUNT_DATA = CStruct("discriminator" / construct.Bytes(8), "data" / BorshBytes, "data_hash" / _KEY)
 _COMPRESSED_ACCOUNT = CStruct("owner" / _KEY, "lamports" / U64, "address" / Option(_KEY),
                               "data" / Option(_COMPRESSED_ACCOUNT_DATA))
+OUTPUT_COMPRESSED_ACCOUNT = CStruct("compressed_account" / _COMPRESSED_ACCOUNT, "merkle_tree_index" / U8)
+"""Borsh `OutputCompressedAccountWithPackedContext`, also in system instructions and `insert_into_queues`."""
 _PUBLIC_TRANSACTION_EVENT = CStruct(
     "input_compressed_account_hashes" / Vec(_KEY),
     "output_compressed_account_hashes" / Vec(_KEY),
-    "output_compressed_accounts" / Vec(CStruct("compressed_account" / _COMPRESSED_ACCOUNT,
-                                               "merkle_tree_index" / U8)),
+    "output_compressed_accounts" / Vec(OUTPUT_COMPRESSED_ACCOUNT),
     "output_leaf_indices" / Vec(U32),
     "sequence_numbers" / Vec(CStruct("pubkey" / _KEY, "seq" / U64)),
     "relay_fee" / Option(U64),
@@ -62,6 +69,14 @@ _INDEXED_TREE_EVENT = CStruct(
                             "new_high_element" / _ELEMENT, "new_high_element_hash" / _KEY)),
     "seq" / U64,
 )
+_BATCH_EVENT = CStruct(
+    "merkle_tree_pubkey" / _KEY, "batch_index" / U64, "zkp_batch_index" / U64, "zkp_batch_size" / U64,
+    "old_next_index" / U64, "new_next_index" / U64, "new_root" / _KEY, "root_index" / U32,
+    "sequence_number" / U64, "output_queue_pubkey" / Option(_KEY),
+)
+_BATCH_KINDS: dict[int, Literal["append", "nullify", "address_append"]] = {
+    3: "append", 4: "nullify", 5: "address_append"}
+_BATCH_NAMES = {3: "BatchAppend", 4: "BatchNullify", 5: "BatchAddressAppend"}
 _TOKEN_DATA = CStruct("mint" / _KEY, "owner" / _KEY, "amount" / U64, "delegate" / Option(_KEY), "state" / U8,
                       "tlv" / Option(BorshBytes))
 _TOKEN_STATES = ("initialized", "frozen")
@@ -127,7 +142,26 @@ class IndexedTreeEvent:
     seq: int
 
 
-def _parse(layout: construct.Construct, data: bytes, what: str, *, exact: bool = False) -> construct.Container:
+@dataclass(frozen=True, slots=True)
+class BatchEvent:
+    """MerkleTreeEvent 3 (append), 4 (nullify) or 5 (address_append) of a batched tree."""
+
+    kind: Literal["append", "nullify", "address_append"]
+    tree: bytes
+    batch_index: int
+    zkp_batch_index: int
+    zkp_batch_size: int
+    old_next_index: int
+    new_next_index: int
+    new_root: bytes
+    root_index: int
+    seq: int
+    queue: bytes | None
+
+
+def parse_event(layout: construct.Construct, data: bytes, what: str, *, exact: bool = False) -> construct.Container:
+    """Read `data` with a borsh layout; `EventError` naming `what` when it does not fit (or, with
+    `exact`, leaves bytes over)."""
     stream = io.BytesIO(data)
     try:
         value = layout.parse_stream(stream)
@@ -140,17 +174,20 @@ def _parse(layout: construct.Construct, data: bytes, what: str, *, exact: bool =
     return value
 
 
+def output_compressed_account(item: construct.Container) -> OutputCompressedAccount:
+    """An `OUTPUT_COMPRESSED_ACCOUNT` as read, as a plain value."""
+    account = item.compressed_account
+    payload = account.data
+    return OutputCompressedAccount(
+        account.owner, account.lamports, account.address,
+        None if payload is None else payload.discriminator, None if payload is None else payload.data,
+        None if payload is None else payload.data_hash, item.merkle_tree_index,
+    )
+
+
 def parse_public_transaction_event(data: bytes) -> PublicTransactionEvent:
-    event = _parse(_PUBLIC_TRANSACTION_EVENT, data, "PublicTransactionEvent")
-    outputs = []
-    for item in event.output_compressed_accounts:
-        account = item.compressed_account
-        payload = account.data
-        outputs.append(OutputCompressedAccount(
-            account.owner, account.lamports, account.address,
-            None if payload is None else payload.discriminator, None if payload is None else payload.data,
-            None if payload is None else payload.data_hash, item.merkle_tree_index,
-        ))
+    event = parse_event(_PUBLIC_TRANSACTION_EVENT, data, "PublicTransactionEvent")
+    outputs = [output_compressed_account(item) for item in event.output_compressed_accounts]
     return PublicTransactionEvent(
         tuple(event.input_compressed_account_hashes), tuple(event.output_compressed_account_hashes),
         tuple(outputs), tuple(event.output_leaf_indices),
@@ -165,28 +202,34 @@ def _element(raw: construct.Container) -> IndexedElement:
                           raw.index)
 
 
-def parse_merkle_tree_event(data: bytes) -> NullifierEvent | IndexedTreeEvent:
-    """A forester's MerkleTreeEvent: V2 (nullifier) or V3 (indexed tree); V1 is not indexed."""
+def parse_merkle_tree_event(data: bytes) -> NullifierEvent | IndexedTreeEvent | BatchEvent:
+    """A forester's MerkleTreeEvent: V2 (nullifier), V3 (indexed tree) or a batch event (3–5); V1 is
+    not indexed."""
     if not data:
         raise EventError("MerkleTreeEvent cannot be read from 0 bytes")
     tag, body = data[0], data[1:]
     if tag == 1:
-        event = _parse(_NULLIFIER_EVENT, body, "MerkleTreeEvent V2 (nullifier)")
+        event = parse_event(_NULLIFIER_EVENT, body, "MerkleTreeEvent V2 (nullifier)")
         return NullifierEvent(event.id, tuple(event.nullified_leaves_indices), event.seq)
     if tag == 2:
-        event = _parse(_INDEXED_TREE_EVENT, body, "MerkleTreeEvent V3 (indexed tree update)")
+        event = parse_event(_INDEXED_TREE_EVENT, body, "MerkleTreeEvent V3 (indexed tree update)")
         updates = tuple(IndexedUpdate(_element(u.new_low_element), u.new_low_element_hash,
                                       _element(u.new_high_element), u.new_high_element_hash) for u in event.updates)
         return IndexedTreeEvent(event.id, updates, event.seq)
+    if tag in _BATCH_KINDS:
+        event = parse_event(_BATCH_EVENT, body, f"MerkleTreeEvent {tag} ({_BATCH_NAMES[tag]})")
+        return BatchEvent(_BATCH_KINDS[tag], event.merkle_tree_pubkey, event.batch_index, event.zkp_batch_index,
+                          event.zkp_batch_size, event.old_next_index, event.new_next_index, event.new_root,
+                          event.root_index, event.sequence_number, event.output_queue_pubkey)
     if tag == 0:
-        raise EventError("MerkleTreeEvent V1 (changelog) is not indexed: expected a nullifier (V2) or an "
-                         "indexed tree update (V3)")
+        raise EventError("MerkleTreeEvent V1 (changelog) is not indexed: expected a nullifier (V2), an "
+                         "indexed tree update (V3) or a batch event (3-5)")
     raise EventError(f"MerkleTreeEvent has unknown variant tag {tag}")
 
 
 def parse_token_data(data: bytes) -> TokenDataFields:
     """Borsh TokenData of a compressed token account; it must consume the bytes exactly."""
-    token = _parse(_TOKEN_DATA, data, "TokenData", exact=True)
+    token = parse_event(_TOKEN_DATA, data, "TokenData", exact=True)
     if token.state >= len(_TOKEN_STATES):
         raise EventError(f"TokenData state must be 0 (initialized) or 1 (frozen), got {token.state}")
     return TokenDataFields(token.mint, token.owner, token.amount, token.delegate, _TOKEN_STATES[token.state],
