@@ -8,7 +8,7 @@ kit's model of who owns what (`kinds`, `draw`, `model`) are executed with real p
 Solana JSON-RPC node. `replay` loads a chain folder back into LiteSVM, and `judge` puts any
 validity proof into a simulated transaction for the on-chain verifier to accept or refuse.
 A layer of its own: it may import `ledger_crypto`, `ledger_ingest`, `ledger_proofs` and `schema`,
-never `harness`, `reference_server` or `cases`. See ../shared/design/real-chain.md.
+never `harness`, `reference_server` or `cases`. See docs/real-chain.md.
 """
 
 from ledger_chain.accounts import TreeAccount, read_tree

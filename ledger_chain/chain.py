@@ -19,6 +19,7 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
+from ledger_chain.batched_model import QueueMirror, TodayModel
 from ledger_chain.blocks import BlockInfo, block_result, transaction_entry
 from ledger_chain.keys import Keys
 from ledger_chain.model import Model, StateTreeMirror
@@ -26,6 +27,7 @@ from ledger_chain.operations import Operation
 from ledger_chain.programs import ADDRESS_QUEUE, ADDRESS_TREE, NULLIFIER_QUEUE, STATE_TREE
 from ledger_chain.proofs import ChainProver
 from ledger_chain.runtime import ChainError, Executed, Runtime
+from ledger_chain.today import BATCHED_TREES, TodayPrograms
 from ledger_ingest import LedgerTransaction, decode_transaction, transaction_changes
 from ledger_proofs.install import Installation
 
@@ -61,7 +63,8 @@ class Context:
 @dataclass
 class Chain:
     seed: int
-    installation: Installation
+    installation: Installation | TodayPrograms
+    """0.18.0's programs (with its prover), or today's (0.28.3)."""
     prover: ChainProver
     blocks: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     """(slot, getBlock result) of every block closed so far."""
@@ -73,13 +76,23 @@ class Chain:
         self.runtime = Runtime(self.installation, forester=self.keys.forester.pubkey())
         for key, lamports in genesis_funding(self.keys).items():
             self.runtime.fund(key, lamports)
-        self.model = Model({STATE_TREE: StateTreeMirror(STATE_TREE, NULLIFIER_QUEUE)}, ADDRESS_TREE, ADDRESS_QUEUE)
+        v1_trees = {STATE_TREE: StateTreeMirror(STATE_TREE, NULLIFIER_QUEUE)}
+        if self.today:
+            self.model: Model = TodayModel(v1_trees, ADDRESS_TREE, ADDRESS_QUEUE, batched={
+                tree: QueueMirror(queue) for tree, queue in BATCHED_TREES.items()})
+        else:
+            self.model = Model(v1_trees, ADDRESS_TREE, ADDRESS_QUEUE)
         self.context = Context(self.runtime, self.model, self.keys, self.prover)
         self.genesis_hash = str(self.runtime.blockhash)
         self.slot = FIRST_SLOT
         self._pending: list[dict[str, Any]] = []
         self._parent = (FIRST_SLOT - 1, self.genesis_hash, FIRST_SLOT - 1)
         self.runtime.at_slot(self.slot, self.block_time(self.slot))
+
+    @property
+    def today(self) -> bool:
+        """Whether today's programs run (batched trees, `insert_into_queues`), not 0.18.0's."""
+        return isinstance(self.installation, TodayPrograms)
 
     @staticmethod
     def block_time(slot: int) -> int:

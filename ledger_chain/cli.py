@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ledger_chain.generation import generate, progress_lines
+from ledger_chain.generation import PROGRAM_VERSIONS, generate, programs_for, progress_lines
 from ledger_chain.node import LOOPBACK, node_server
 from ledger_chain.proofs import ChainProver, default_cache_dir
 from ledger_chain.rpc import ChainRpc
@@ -29,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     make.add_argument("-o", "--out", type=Path, required=True, help="the chain folder (replaced if it holds a chain)")
     make.add_argument("--proof-cache", type=Path, help="where proofs are kept (default: $CSI_CHAIN_PROOFS or "
                                                        f"{default_cache_dir()})")
+    make.add_argument("--programs", choices=PROGRAM_VERSIONS, default=PROGRAM_VERSIONS[0],
+                      help="Light's programs of @lightprotocol/zk-compression-cli at this version: 0.28.3, today's "
+                           "(v1 and batched trees; the default), or 0.18.0 (v1 trees only)")
     make.set_defaults(handler=_generate)
     serve = actions.add_parser("serve", help="a Solana JSON-RPC node over a chain folder, on loopback")
     serve.add_argument("folder", type=Path, help="a folder written by `csi chain generate`")
@@ -44,7 +47,8 @@ def _generate(args: argparse.Namespace) -> int:
     prover = ChainProver(cache_dir=args.proof_cache or default_cache_dir(),
                          on_start=lambda line: print(f"csi chain: {line}", file=sys.stderr))
     try:
-        done = generate(args.ops, args.seed, args.out, prover=prover, progress=say)
+        programs = programs_for(args.programs, say=say)
+        done = generate(args.ops, args.seed, args.out, prover=prover, progress=say, installation=programs)
     except ChainError as exc:
         print(f"\ncsi chain: {exc}", file=sys.stderr)
         for line in exc.logs[-LOG_LINES:]:

@@ -18,14 +18,14 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Set
+from collections.abc import Mapping, Set
 from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture.providers import AVAILABLE_PROVIDERS, PrimitiveProvider
 
-from ledger_chain.kinds import KINDS, Users
+from ledger_chain.kinds import KINDS, Kind, Users
 from ledger_chain.model import Model
 from ledger_chain.operations import Operation
 
@@ -79,20 +79,21 @@ class SeededBackend(PrimitiveProvider):
 AVAILABLE_PROVIDERS[BACKEND] = SeededBackend
 
 
-def steps(model: Model, users: Users, seen: Set[str]) -> st.SearchStrategy[tuple[Operation, int]]:
-    """(operation, slots to move on first) for the model as it is."""
+def steps(model: Model, users: Users, seen: Set[str], kinds: Mapping[str, Kind] = KINDS
+          ) -> st.SearchStrategy[tuple[Operation, int]]:
+    """(operation, slots to move on first) for the model as it is, drawn from `kinds`."""
 
     @st.composite
     def step(draw: Any) -> tuple[Operation, int]:
-        applicable = [name for name, kind in KINDS.items() if kind.applies(model, users)]
+        applicable = [name for name, kind in kinds.items() if kind.applies(model, users)]
         unseen = [name for name in applicable if name not in seen]
         if unseen and draw(st.integers(0, 3)) > 0:
             name = draw(st.sampled_from(unseen))
         else:
-            weights = [KINDS[name].weight_in(model) for name in applicable]
+            weights = [kinds[name].weight_in(model) for name in applicable]
             pick = draw(st.integers(0, sum(weights) - 1))
             name = next(n for n, top in zip(applicable, _running(weights), strict=True) if pick < top)
-        return KINDS[name].plan(draw, model, users), draw(st.sampled_from(SLOT_STEPS))
+        return kinds[name].plan(draw, model, users), draw(st.sampled_from(SLOT_STEPS))
 
     return step()
 
@@ -121,7 +122,8 @@ def drawn(strategy: st.SearchStrategy[Any], seed: int) -> Any:
     return found[-1]
 
 
-def next_step(model: Model, users: Users, seen: Set[str], *, seed: int, index: int) -> tuple[Operation, int]:
+def next_step(model: Model, users: Users, seen: Set[str], *, seed: int, index: int,
+              kinds: Mapping[str, Kind] = KINDS) -> tuple[Operation, int]:
     """Step `index` of the chain of `seed`."""
     step_seed = int.from_bytes(hashlib.sha256(f"csi-chain/{seed}/step/{index}".encode()).digest()[:8], "big")
-    return drawn(steps(model, users, seen), step_seed)
+    return drawn(steps(model, users, seen, kinds), step_seed)

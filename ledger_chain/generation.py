@@ -25,18 +25,24 @@ from typing import Any
 import yaml
 
 from ledger_chain.accounts import read_tree
+from ledger_chain.batched_model import TodayModel
 from ledger_chain.chain import FIRST_SLOT, Chain, genesis_funding
 from ledger_chain.draw import next_step
-from ledger_chain.kinds import Users
+from ledger_chain.kinds import KINDS, Users
 from ledger_chain.proofs import ChainProver
+from ledger_chain.today import TodayPrograms, install_today
+from ledger_chain.today_kinds import TODAY_KINDS
 from ledger_proofs.install import Installation, find_installation, manifest
 from schema.errors import ConfigError, UsageError
 from schema.jsonio import dumps
 
-__all__ = ["MANIFEST", "Generated", "generate", "installed", "write_chain"]
+__all__ = ["MANIFEST", "PROGRAM_VERSIONS", "Generated", "generate", "installed", "programs_for", "write_chain"]
 
 MANIFEST = "chain.yaml"
 FORMAT = 1
+TODAY, V1 = "0.28.3", "0.18.0"
+PROGRAM_VERSIONS = (TODAY, V1)
+"""The program sets a chain can run: today's (the default) and 0.18.0's (v1 trees only)."""
 
 
 @dataclass(frozen=True)
@@ -59,9 +65,20 @@ def installed() -> Installation:
     return installation
 
 
+def programs_for(version: str, *, say: Callable[[str], None] | None = None) -> Installation | TodayPrograms:
+    """The installed programs of `version` (today's are installed from npm on first use)."""
+    if version == TODAY:
+        return install_today(log=say)
+    if version == V1:
+        return installed()
+    raise UsageError(f"--programs must be one of {', '.join(PROGRAM_VERSIONS)}, got {version}")
+
+
 def generate(ops: int, seed: int, out: Path, *, prover: ChainProver | None = None,
-             progress: Callable[[str], None] | None = None, installation: Installation | None = None) -> Generated:
-    """Draw and execute `ops` operations, then write the chain to `out` (replacing a chain there)."""
+             progress: Callable[[str], None] | None = None,
+             installation: Installation | TodayPrograms | None = None) -> Generated:
+    """Draw and execute `ops` operations, then write the chain to `out` (replacing a chain there).
+    `installation` decides the programs: 0.18.0's install (the default when None) or today's."""
     if ops < 1:
         raise UsageError(f"--ops must be at least 1, got {ops}")
     _check_target(out)
@@ -71,8 +88,9 @@ def generate(ops: int, seed: int, out: Path, *, prover: ChainProver | None = Non
     chain = Chain(seed, installation or installed(), prover)
     users = Users(tuple(chain.keys.users))
     kinds: Counter[str] = Counter()
+    drawn_from = TODAY_KINDS if chain.today else KINDS
     for index in range(ops):
-        operation, slots = next_step(chain.model, users, kinds.keys(), seed=seed, index=index)
+        operation, slots = next_step(chain.model, users, kinds.keys(), seed=seed, index=index, kinds=drawn_from)
         chain.advance(slots if index else 0)
         executed = chain.run(operation)
         kinds[operation.kind] += 1
@@ -92,12 +110,17 @@ def _check_target(out: Path) -> None:
 def manifest_of(chain: Chain, ops: int, kinds: Counter[str]) -> dict[str, Any]:
     """What `chain.yaml` says: enough to replay the chain (`replay.py`) and to read it at a glance."""
     trees = {str(key): _tree_summary(chain, key) for key in chain.model.state_trees}
+    if isinstance(chain.model, TodayModel):
+        trees.update({str(key): {"output_queue": str(mirror.queue), "queued": mirror.next_index,
+                                 "nullifiers_queued": mirror.nullifiers, "root": "0x" + mirror.tree.root.hex()}
+                      for key, mirror in sorted(chain.model.batched.items(), key=lambda item: bytes(item[0]))})
     trees[str(chain.model.address_tree_key)] = _tree_summary(chain, chain.model.address_tree_key)
     return {
         "format": FORMAT,
         "seed": chain.seed,
         "operations": ops,
-        "programs": f"{manifest()['package']}@{manifest()['version']}",
+        "programs": chain.installation.label if isinstance(chain.installation, TodayPrograms)
+        else f"{manifest()['package']}@{manifest()['version']}",
         "first_slot": FIRST_SLOT,
         "last_slot": chain.blocks[-1][0] if chain.blocks else FIRST_SLOT,
         "blocks": len(chain.blocks),

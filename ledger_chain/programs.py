@@ -2,7 +2,7 @@
 their error codes mean.
 
 Ids and seeds are those of the v1 programs in `@lightprotocol/zk-compression-cli` 0.18.0
-(../shared/design/real-chain.md). Error codes: the programs' own Anchor errors count from 6000
+(docs/real-chain.md). Error codes: the programs' own Anchor errors count from 6000
 per program (so 6000 means something else in each program), and the libraries they share have
 ranges of their own (7xxx hasher, 8xxx bounded vector, 9xxx hash set of the queues, 10xxx
 concurrent merkle tree, 11xxx indexed merkle tree, 13xxx Groth16 verifier).

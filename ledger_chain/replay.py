@@ -23,13 +23,14 @@ from solders.transaction import Transaction
 
 from ledger_chain.accounts import read_tree
 from ledger_chain.chain import Chain
-from ledger_chain.generation import MANIFEST, installed
+from ledger_chain.generation import MANIFEST, TODAY, V1, programs_for
 from ledger_chain.layouts import INVOKE, discriminator
 from ledger_chain.model import Mint, StateTreeMirror
 from ledger_chain.operations import address_of
 from ledger_chain.programs import LIGHT_SYSTEM
 from ledger_chain.proofs import ChainProver
 from ledger_chain.runtime import ChainError
+from ledger_chain.today import TodayPrograms
 from ledger_chain.token import MINT_SIZE
 from ledger_proofs.install import Installation
 from schema.errors import ConfigError, JsonError
@@ -74,9 +75,10 @@ def read_chain(folder: Path) -> ChainFolder:
 class Replayer:
     """A chain folder replayed block by block, as far as asked (`upto`): the state at any of its slots."""
 
-    def __init__(self, folder: Path, *, installation: Installation | None = None) -> None:
+    def __init__(self, folder: Path, *, installation: Installation | TodayPrograms | None = None) -> None:
         self.source = read_chain(folder)
-        self.chain = Chain(int(self.source.manifest["seed"]), installation or installed(), ChainProver())
+        version = TODAY if str(self.source.manifest.get("programs", "")).endswith("@" + TODAY) else V1
+        self.chain = Chain(int(self.source.manifest["seed"]), installation or programs_for(version), ChainProver())
         forester = self.source.manifest.get("genesis", {}).get("forester")
         if forester is not None and forester != str(self.chain.keys.forester.pubkey()):
             raise ConfigError(f"{self.source.folder / MANIFEST}: its forester is not the one of seed {self.chain.seed}")
@@ -100,7 +102,8 @@ class Replayer:
         return self.chain
 
 
-def load_chain(folder: Path, *, installation: Installation | None = None, until_slot: int | None = None) -> Chain:
+def load_chain(folder: Path, *, installation: Installation | TodayPrograms | None = None,
+               until_slot: int | None = None) -> Chain:
     """The chain of a folder replayed into LiteSVM, up to `until_slot` (default: all of it)."""
     return Replayer(Path(folder), installation=installation).upto(until_slot)
 
@@ -118,8 +121,9 @@ def replay_block(chain: Chain, slot: int, block: dict[str, Any]) -> None:
         if executed.err is None:
             changes = chain.changes(entry)
             for output in changes.opened:
-                _learn_tree(chain, Pubkey.from_bytes(output.tree))
-            chain.model.apply(changes, queued=tuple(_new_addresses(tx)))
+                if output.queue is None:
+                    _learn_tree(chain, Pubkey.from_bytes(output.tree))
+            chain.model.apply(changes, queued=() if chain.today else tuple(_new_addresses(tx)))
         chain.keep(entry)
     chain.close_block()
     if chain.blocks and chain.blocks[-1][1]["blockhash"] != block.get("blockhash"):

@@ -41,6 +41,7 @@ from ledger_chain.programs import (
     error_meaning,
     pda,
 )
+from ledger_chain.today import TodayPrograms
 from ledger_proofs.install import Installation
 
 __all__ = ["PACKET_SIZE", "ChainError", "Executed", "InnerInstruction", "Runtime", "failing_program", "read_dumps"]
@@ -134,16 +135,17 @@ def read_dumps(folder: Path) -> list[tuple[Pubkey, Account]]:
 
 
 class Runtime:
-    """One LiteSVM with Light's programs, the dumped trees, and the kit's forester."""
+    """One LiteSVM with Light's programs (0.18.0's, or today's), the dumped trees, and the kit's forester."""
 
-    def __init__(self, installation: Installation, *, forester: Pubkey) -> None:
+    def __init__(self, installation: Installation | TodayPrograms, *, forester: Pubkey) -> None:
         features = LiteSVM.mainnet_feature_set()
         features.deactivate(POSEIDON_PADDING_GATE)
         self.features = features
         self.svm = (LiteSVM.default().with_feature_set(features).with_builtins().with_sysvars()
                     .with_default_programs().with_sigverify(True).with_blockhash_check(True)
                     .with_transaction_history(0))
-        for program, name in PROGRAM_FILES.items():
+        files = installation.program_files if isinstance(installation, TodayPrograms) else PROGRAM_FILES
+        for program, name in files.items():
             self.svm.add_program(program, (installation.programs_dir / name).read_bytes())
         for key, account in read_dumps(installation.accounts_dir):
             if key in (STATE_TREE, ADDRESS_TREE):

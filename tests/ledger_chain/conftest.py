@@ -10,6 +10,7 @@ import pytest
 
 from ledger_chain import Chain, Generated, generate, load_chain
 from ledger_chain.proofs import ChainProver
+from ledger_chain.today import TodayPrograms, install_today
 from ledger_proofs.install import Installation
 from tests.ledger_proofs.support import installed_prover
 
@@ -46,3 +47,21 @@ def chain_dir(generated: Generated) -> Path:
 def loaded(chain_dir: Path, installation: Installation) -> Chain:
     """The test chain replayed into LiteSVM: its final state."""
     return load_chain(chain_dir, installation=installation)
+
+
+TODAY_SEED = 8
+TODAY_OPS = 40
+"""Seed 8 draws every kind of today's chain within 40 operations (the v1 spend refused once)."""
+
+
+@pytest.fixture(scope="session")
+def today_programs() -> TodayPrograms:
+    """Today's programs (0.28.3), installed with npm on first use."""
+    return install_today()
+
+
+@pytest.fixture(scope="session")
+def today_generated(today_programs: TodayPrograms, chain_prover: ChainProver,
+                    tmp_path_factory: pytest.TempPathFactory) -> Generated:
+    return generate(TODAY_OPS, TODAY_SEED, tmp_path_factory.mktemp("today") / "chain", prover=chain_prover,
+                    installation=today_programs)

@@ -62,11 +62,11 @@ def test_a_refused_operation_names_itself_and_writes_nothing(tmp_path: Path, ins
     """An operation the programs refuse ends the run: its description, the program, code and meaning."""
     real = generate_module.next_step
 
-    def with_a_bad_third(model: Model, users: Users, seen: object, *, seed: int, index: int) -> tuple:
+    def with_a_bad_third(model: Model, users: Users, seen: object, *, seed: int, index: int, **drawn: object) -> tuple:
         if index == 2:
             tree = next(iter(model.state_trees))
             return SolInvoke("compress-sol", 0, outputs=(Output(users.keys[0], 10, tree),), compress=9), 1
-        return real(model, users, seen, seed=seed, index=index)
+        return real(model, users, seen, seed=seed, index=index, **drawn)
 
     monkeypatch.setattr(generate_module, "next_step", with_a_bad_third)
     with pytest.raises(ChainError) as refused:

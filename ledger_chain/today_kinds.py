@@ -1,0 +1,202 @@
+"""The kinds a chain of today's programs draws: v1 and batched trees mixed, as data like `kinds.KINDS`.
+
+What today's programs take from this kit (found by running them, see README "The real chain"):
+outputs into a v1 tree or a batched tree's output queue; spends of batched-tree accounts by index,
+with no proof (transfers, merges, decompressions, token transfers and decompressions); compressed
+tokens minted and compressed into either kind of tree. What they refuse is drawn as a planned
+refusal: a v1 spend with the installed prover's proof (6043), and a second spend by index of an
+account already spent (14307). An output queue and an input queue hold two batches of 50 each and
+only the forester's batch append and nullify (which need proofs no package here makes) empty them,
+so a tree whose queue is full is no longer drawn for outputs, or for spends.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from solders.pubkey import Pubkey
+
+from ledger_chain.batched_model import TodayModel
+from ledger_chain.batched_ops import BatchedInvoke, BatchedTokenTransfer, DoubleSpendByIndex, RefusedV1Spend, queue_of
+from ledger_chain.kinds import Draw, Kind, Users
+from ledger_chain.model import LiveAccount, Model
+from ledger_chain.operations import Operation, SolInvoke
+from ledger_chain.programs import STATE_TREE
+from ledger_chain.system import Output
+from ledger_chain.token_ops import CreateMint, MintTo, SplMint, TokenTransfer
+
+__all__ = ["TODAY_KINDS"]
+
+MAX_MINTS = 2
+BY_INDEX_COUNTS = (1, 2, 3, 4, 8)
+
+
+def _today(model: Model) -> TodayModel:
+    assert isinstance(model, TodayModel)
+    return model
+
+
+def _tree(draw: Draw, model: Model, outputs: int = 1) -> Pubkey:
+    """A v1 tree or a batched tree whose output queue has room."""
+    today = _today(model)
+    trees = [STATE_TREE, *(t for t in sorted(today.batched, key=bytes) if today.has_room(t, outputs))]
+    return draw(st.sampled_from(trees))
+
+
+def _pick(draw: Draw, accounts: list[LiveAccount], counts: tuple[int, ...]) -> list[LiveAccount]:
+    n = draw(st.sampled_from([n for n in counts if n <= len(accounts)]))
+    chosen = draw(st.permutations(range(len(accounts))))
+    return [accounts[i] for i in sorted(chosen[:n])]
+
+
+def _other(draw: Draw, users: Users, user: int) -> int:
+    return draw(st.sampled_from([i for i in range(len(users.keys)) if i != user]))
+
+
+def _queued(model: Model, users: Users, *, token: bool = False) -> dict[tuple[int, Pubkey | None], list[LiveAccount]]:
+    """(user, mint or None) -> that user's live batched-tree accounts (plain ones, or token ones of a mint)."""
+    found: dict[tuple[int, Pubkey | None], list[LiveAccount]] = {}
+    for account in sorted(model.live.values(), key=lambda a: a.hash):
+        if not _today(model).spendable(account.tree) or account.address is not None:
+            continue
+        if (account.token is not None) != token or (account.token is not None and account.token.delegate):
+            continue
+        user = users.index(account.holder)
+        if user is None:
+            continue
+        mint = Pubkey.from_bytes(account.token.mint) if account.token is not None else None
+        found.setdefault((user, mint), []).append(account)
+    return found
+
+
+def _v1_plain(model: Model, users: Users) -> list[LiveAccount]:
+    return [a for a in sorted(model.live.values(), key=lambda a: a.hash)
+            if a.tree == STATE_TREE and a.token is None and a.address is None and users.index(a.owner) is not None]
+
+
+def _group(draw: Draw, groups: dict, counts: tuple[int, ...]) -> tuple[int, Pubkey | None, list[LiveAccount]]:
+    user, mint = draw(st.sampled_from(sorted(groups, key=lambda k: (k[0], bytes(k[1]) if k[1] else b""))))
+    return user, mint, _pick(draw, groups[(user, mint)], counts)
+
+
+# ----------------------------------------------------------------------------- compressed SOL
+
+
+def _compress(draw: Draw, model: Model, users: Users) -> Operation:
+    """Lamports compressed into accounts of one owner, each in a v1 tree or an output queue."""
+    user = draw(st.integers(0, len(users.keys) - 1))
+    owner = users.keys[draw(st.sampled_from([user, _other(draw, users, user)]))]
+    outputs = tuple(Output(owner, draw(st.integers(10_000, 10**9)), _tree(draw, model, 8))
+                    for _ in range(draw(st.integers(1, 8))))
+    return BatchedInvoke("compress-sol", user, outputs=outputs, compress=sum(o.lamports for o in outputs))
+
+
+def _transfer(draw: Draw, model: Model, users: Users, *, merge: bool = False) -> Operation:
+    groups = _queued(model, users)
+    if merge:
+        groups = {k: v for k, v in groups.items() if len(v) >= 2}
+    user, _, inputs = _group(draw, groups, (2, 3, 4, 8) if merge else (1, 2, 3, 4))
+    total = sum(a.lamports for a in inputs)
+    if merge:
+        return BatchedInvoke("merge-by-index", user, tuple(a.hash for a in inputs),
+                             (Output(users.keys[user], total, _tree(draw, model, 2)),))
+    amount = draw(st.integers(1, total))
+    outputs = [Output(users.keys[_other(draw, users, user)], amount, _tree(draw, model, 2))]
+    if total - amount:
+        outputs.append(Output(users.keys[user], total - amount, _tree(draw, model, 2)))
+    return BatchedInvoke("transfer-by-index", user, tuple(a.hash for a in inputs), tuple(outputs))
+
+
+def _decompress(draw: Draw, model: Model, users: Users) -> Operation:
+    user, _, inputs = _group(draw, _queued(model, users), (1, 2))
+    total = sum(a.lamports for a in inputs)
+    amount = draw(st.integers(1, total))
+    change = () if amount == total else (Output(users.keys[user], total - amount, _tree(draw, model)),)
+    return BatchedInvoke("decompress-by-index", user, tuple(a.hash for a in inputs), change, decompress=amount)
+
+
+def _spent_plain(model: Model, users: Users) -> list[LiveAccount]:
+    return sorted((a for a in _today(model).batched_spent()
+                   if _today(model).spendable(a.tree) and a.token is None and a.address is None
+                   and users.index(a.owner) is not None),
+                  key=lambda a: a.hash)
+
+
+def _double_spend(draw: Draw, model: Model, users: Users) -> Operation:
+    account = draw(st.sampled_from(_spent_plain(model, users)))
+    return DoubleSpendByIndex(users.index(account.owner) or 0, account.hash)
+
+
+def _v1_spend(draw: Draw, model: Model, users: Users) -> Operation:
+    account = draw(st.sampled_from(_v1_plain(model, users)))
+    user = users.index(account.owner) or 0
+    output = Output(users.keys[_other(draw, users, user)], account.lamports, STATE_TREE)
+    return RefusedV1Spend(SolInvoke("transfer", user, (account.hash,), (output,)))
+
+
+# ----------------------------------------------------------------------------- compressed tokens
+
+
+def _mint(draw: Draw, model: Model) -> Pubkey:
+    return draw(st.sampled_from(sorted(model.mints, key=bytes)))
+
+
+def _create_mint(draw: Draw, model: Model, users: Users) -> Operation:
+    return CreateMint(len(model.mints), draw(st.integers(0, 9)), draw(st.booleans()))
+
+
+def _mint_to(draw: Draw, model: Model, users: Users) -> Operation:
+    recipients = draw(st.lists(st.tuples(st.integers(0, len(users.keys) - 1), st.integers(1, 10**9)),
+                               min_size=1, max_size=3))
+    return MintTo(_mint(draw, model), tuple(recipients), queue_of(_tree(draw, model, 3)))
+
+
+def _spl_mint(draw: Draw, model: Model, users: Users) -> Operation:
+    return SplMint(_mint(draw, model), draw(st.integers(0, len(users.keys) - 1)), draw(st.integers(1, 10**9)))
+
+
+def _compress_spl(draw: Draw, model: Model, users: Users) -> Operation:
+    owner, mint = draw(st.sampled_from(sorted((k for k, v in model.spl.items() if v > 0),
+                                              key=lambda k: (bytes(k[0]), bytes(k[1])))))
+    user = users.index(owner) or 0
+    amount = draw(st.integers(1, model.spl[(owner, mint)]))
+    recipient = draw(st.sampled_from([user, _other(draw, users, user)]))
+    return TokenTransfer("compress-spl", mint, user, (), ((recipient, amount, queue_of(_tree(draw, model))),),
+                         compress=amount)
+
+
+def _token_transfer(draw: Draw, model: Model, users: Users, *, decompress: bool = False) -> Operation:
+    user, mint, inputs = _group(draw, _queued(model, users, token=True), (1, 2) if decompress else BY_INDEX_COUNTS)
+    assert mint is not None
+    total = sum(a.token.amount for a in inputs if a.token is not None)
+    amount = draw(st.integers(1, total))
+    if decompress:
+        change = () if amount == total else ((user, total - amount, _tree(draw, model)),)
+        return BatchedTokenTransfer("decompress-spl-by-index", mint, user, tuple(a.hash for a in inputs), change,
+                                    decompress=amount)
+    outputs = [(_other(draw, users, user), amount, _tree(draw, model, 2))]
+    if total - amount:
+        outputs.append((user, total - amount, _tree(draw, model, 2)))
+    return BatchedTokenTransfer("token-transfer-by-index", mint, user, tuple(a.hash for a in inputs), tuple(outputs))
+
+
+def _has_queued(model: Model, users: Users, *, token: bool = False, minimum: int = 1) -> bool:
+    return any(len(v) >= minimum for v in _queued(model, users, token=token).values())
+
+
+TODAY_KINDS: dict[str, Kind] = {
+    "create-mint": Kind(3, lambda m, u: len(m.mints) < MAX_MINTS, _create_mint),
+    "compress-sol": Kind(14, lambda m, u: True, _compress),
+    "transfer-by-index": Kind(12, lambda m, u: _has_queued(m, u), _transfer),
+    "merge-by-index": Kind(5, lambda m, u: _has_queued(m, u, minimum=2),
+                           lambda d, m, u: _transfer(d, m, u, merge=True)),
+    "decompress-by-index": Kind(4, lambda m, u: _has_queued(m, u), _decompress),
+    "double-spend-by-index": Kind(1, lambda m, u: bool(_spent_plain(m, u)), _double_spend),
+    "v1-spend-refused": Kind(1, lambda m, u: bool(_v1_plain(m, u)), _v1_spend),
+    "spl-mint": Kind(2, lambda m, u: bool(m.mints), _spl_mint),
+    "mint-to": Kind(5, lambda m, u: bool(m.mints), _mint_to),
+    "compress-spl": Kind(3, lambda m, u: any(v > 0 for v in m.spl.values()), _compress_spl),
+    "token-transfer-by-index": Kind(10, lambda m, u: _has_queued(m, u, token=True), _token_transfer),
+    "decompress-spl-by-index": Kind(2, lambda m, u: _has_queued(m, u, token=True),
+                                    lambda d, m, u: _token_transfer(d, m, u, decompress=True)),
+}
+"""Every kind a chain of today's programs draws, by name."""

@@ -1,0 +1,95 @@
+"""A chain of today's programs (0.28.3): v1 and batched trees mixed, the same bytes for a seed, and the
+reference's ledger over its blocks holding, after every transaction, what the on-chain accounts hold:
+each output queue's values, each batched tree's next index, input queue and root, each v1 root."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import pytest
+import yaml
+from solders.pubkey import Pubkey
+from solders.transaction import Transaction
+
+from ledger_chain import Chain, Generated, generate
+from ledger_chain.accounts import read_tree
+from ledger_chain.batched_model import read_batched_tree, read_output_queue
+from ledger_chain.proofs import ChainProver
+from ledger_chain.replay import load_chain, read_chain
+from ledger_chain.today import BATCHED_TREES, TodayPrograms
+from ledger_chain.today_kinds import TODAY_KINDS
+from ledger_ingest import decode_transaction, transaction_changes
+from reference_server.batched import BatchedStateTree
+from reference_server.ledger_native import NativeLedger
+from tests.ledger_chain.conftest import TODAY_OPS, TODAY_SEED
+
+pytestmark = pytest.mark.chain
+_ZERO = bytes(32)
+
+
+def test_every_kind_is_drawn_and_the_manifest_names_the_programs(today_generated: Generated) -> None:
+    manifest = yaml.safe_load((today_generated.folder / "chain.yaml").read_text(encoding="utf-8"))
+    assert manifest["programs"] == "@lightprotocol/zk-compression-cli@0.28.3"
+    assert set(manifest["kinds"]) == set(TODAY_KINDS)
+    queued = [manifest["final_trees"][str(tree)]["queued"] for tree in BATCHED_TREES]
+    assert all(count > 0 for count in queued), "both batched trees were written"
+
+
+def test_a_second_run_is_byte_identical(today_generated: Generated, today_programs: TodayPrograms,
+                                        tmp_path: Path) -> None:
+    again = generate(TODAY_OPS, TODAY_SEED, tmp_path / "again", prover=ChainProver(), installation=today_programs)
+    names = sorted(p.name for p in today_generated.folder.iterdir())
+    assert sorted(p.name for p in again.folder.iterdir()) == names
+    for name in names:
+        assert (again.folder / name).read_bytes() == (today_generated.folder / name).read_bytes(), name
+
+
+def _same_state(ledger: NativeLedger, chain: Chain, where: str) -> None:
+    for key, tree in ledger.state_trees.items():
+        data = chain.runtime.data(Pubkey.from_bytes(key))
+        if isinstance(tree, BatchedStateTree):
+            queue = read_output_queue(chain.runtime.data(Pubkey.from_bytes(tree.queue)))
+            spent = {leaf for leaf, _ in tree.nullifiers.values()}
+            assert sorted(queue.values) == sorted(tree.outputs), f"{where}: queue of {Pubkey.from_bytes(key)}"
+            for leaf, value in queue.values.items():
+                assert value == (_ZERO if leaf in spent else tree.outputs[leaf]), f"{where}: leaf {leaf}"
+            onchain = read_batched_tree(data)
+            assert (onchain.next_index, onchain.sequence_number, onchain.root) == (tree.appended, tree.seq, tree.root)
+            assert onchain.input_next_index == len(tree.nullifiers), where
+        else:
+            onchain = read_tree(data)
+            assert (tree.seq, tree.root) == (onchain.sequence_number, onchain.root), where
+            assert onchain.roots[tree.root_index] == tree.root
+
+
+def test_the_reference_holds_the_on_chain_queues_after_every_transaction(today_generated: Generated,
+                                                                         today_programs: TodayPrograms) -> None:
+    source = read_chain(today_generated.folder)
+    chain = Chain(TODAY_SEED, today_programs, ChainProver())
+    ledger = NativeLedger()
+    checked = 0
+    for slot, block in source.blocks():
+        chain.advance(slot - chain.slot)
+        for number, entry in enumerate(block["transactions"]):
+            executed = chain.runtime.execute(Transaction.from_bytes(base64.b64decode(entry["transaction"][0])))
+            assert executed.err == entry["meta"]["err"]
+            changes = transaction_changes(decode_transaction(entry, slot=slot, block_time=block["blockTime"]))
+            ledger.apply_native(changes)
+            _same_state(ledger, chain, f"slot {slot}, transaction {number}")
+            chain.keep(entry)
+            checked += 1
+        chain.close_block()
+    assert checked == TODAY_OPS
+    assert {Pubkey.from_bytes(k) for k, t in ledger.state_trees.items() if isinstance(t, BatchedStateTree)} \
+        == set(BATCHED_TREES)
+
+
+def test_a_today_chain_replays_to_its_final_state(today_generated: Generated, today_programs: TodayPrograms) -> None:
+    chain = load_chain(today_generated.folder, installation=today_programs)
+    manifest = yaml.safe_load((today_generated.folder / "chain.yaml").read_text(encoding="utf-8"))
+    for tree, queue in BATCHED_TREES.items():
+        assert read_output_queue(chain.runtime.data(queue)).next_index == manifest["final_trees"][str(tree)]["queued"]
+    owners = {a.owner for a in chain.model.live.values() if a.token is None and a.tree in BATCHED_TREES} & \
+        {a.owner for a in chain.model.live.values() if a.token is None and a.tree not in BATCHED_TREES}
+    assert owners, "some owner holds accounts in both kinds of tree"
