@@ -35,8 +35,9 @@ __all__ = ["generate_ledger", "generate_scenario"]
 
 _MINTS = 5
 _DELEGATES = 5
-_SECOND_TREE = "smt2rJAFdyJJupwaGAzAaZQ3SMbnn3QxrmvPrjvStos"
 _FIRST_TREE = "smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT"
+_SECOND_TREE = "smt2rJAFdyJJupwMKAqTNAJwvjhmiZ4JYGZmbVRw1Ho"
+"""The two public state trees stateless.js knows: a generated ledger is a mock for that client as it is."""
 _BIG = 2**53
 _POOL_MIN = 20_000
 """From this many accounts on, the hashing is shared with worker processes (`hashing_pool`)."""
@@ -145,7 +146,7 @@ class _Mix:
         spec["owner"] = f"owner-{rng.randrange(self.owners)}"
         spec["lamports"] = self._amount()
         if rng.random() < 0.5:
-            raw = rng.randbytes(rng.randrange(0, 64))
+            raw = rng.randbytes(rng.randrange(0, 64)) or b"\0"  # stateless.js 0.20 refuses empty data
             spec["data"] = {"discriminator": rng.randrange(1, 2**64), "base64": base64.b64encode(raw).decode()}
         if rng.random() < 0.2:
             spec["address"] = {"seed": [label]}

@@ -3,5 +3,5 @@
 // mode: schema
 // scenario: default
 // ambiguity: balance-wrapper
->> {"jsonrpc":"2.0","id":"getCompressedBalance/wrapper","method":"getCompressedBalance","params":{"hash":"386tyLWJDiJo6y5TfG7vEgQgbzMDTNVJZ5NWieYW5AX5"}}
+>> {"jsonrpc":"2.0","id":"getCompressedBalance/wrapper","method":"getCompressedBalance","params":{"hash":"2QQdESHLFgSXxZbUerpnBab3F88eirEDd9rxdUov56HH"}}
 << {"jsonrpc":"2.0","id":"getCompressedBalance/wrapper","result":{"context":{"slot":1010},"value":4000}}

@@ -24,11 +24,14 @@ def account_cases(b: Builder) -> None:
     b.add(m, "by-address-updated", {"address": n.address("r1")}, ["3.2-R1", "3.2-R2"],
           "an address carried by an update names the new account")
     b.add(m, "by-hash-u64-discriminator", {"hash": n.hash("r2")}, ["2.1-R6", "2.4-R1"],
-          "discriminator u64 max and empty data, as exact integers")
+          "discriminator u64 max, as an exact integer")
     b.add(m, "by-hash-token-account", {"hash": n.hash("t1")}, ["2.3-R1"], "a token account as a CompressedAccount")
     b.add(m, "by-hash-big-lamports", {"hash": n.hash("v2")}, ["2.3-R1"], "lamports 2^63 as an exact integer")
     b.add(m, "optional-null", {"hash": n.hash("c6")}, ["2.3-R1"], "an account without address and data",
           mode="schema", ambiguity="optional-null")
+    b.add(m, "seq-of-a-v1-account", {"hash": n.hash("c4")}, ["2.3-R1"],
+          "seq of an account of a v1 tree: an integer under every reading (a batched tree's may be null)",
+          mode="schema", ambiguity="batched-seq")
     b.add(m, "not-found-hash", {"hash": b58encode(bytes(range(1, 33)))}, ["7-N1"], "an unknown hash: a null value",
           mode="invariant:null-value")
     b.add(m, "not-found-address", {"address": n.fresh_addresses(1)[0]}, ["7-N1"], "an unknown address: a null value")
