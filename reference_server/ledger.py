@@ -35,6 +35,7 @@ from ledger_crypto import (
     poseidon,
     token_data_hash,
 )
+from reference_server.batched import BatchedAddressQueue, BatchedStateTree
 from reference_server.pagination import SignatureKey, SortedIndex
 
 __all__ = [
@@ -126,7 +127,8 @@ class Account:
     owner: bytes
     slot_created: int
     tree: bytes
-    seq: int
+    seq: int | None
+    """None for an account of a batched tree: its leaf is written by a batch, not by its own transaction."""
     address: bytes | None
     data: bytes | None
     discriminator: int | None
@@ -134,6 +136,8 @@ class Account:
     token: TokenDataFields | None
     opened_by: bytes
     closed_by: bytes | None = None
+    queue: bytes | None = None
+    """The output queue of a batched tree the account was written to (None in a v1 tree)."""
 
     @property
     def closed(self) -> bool:
@@ -200,6 +204,8 @@ class Ledger:
         self.state_trees: dict[bytes, StateTree] = {bytes(key): StateTree() for key in state_trees}
         self.address_tree_key = bytes(address_tree)
         self.address_tree = AddressTree()
+        self.batched_address_trees: dict[bytes, BatchedAddressQueue] = {}
+        """Batched address trees (height 40) by pubkey, with their queues (a ledger read from today's chain)."""
         self.indexed_slot = 0
         self.tip_slot = 0
         self.accounts: dict[bytes, Account] = {}
@@ -222,9 +228,19 @@ class Ledger:
         """The account with this hash, live or closed."""
         return self.accounts.get(hash_)
 
+    def batched_trees(self) -> tuple[bytes, ...]:
+        """The batched (v2) state trees of this ledger."""
+        return tuple(key for key, tree in self.state_trees.items() if isinstance(tree, BatchedStateTree))
+
     def partial_trees(self) -> tuple[bytes, ...]:
         """Trees whose every leaf this ledger has not seen: none for a ledger built from its first transaction."""
         return ()
+
+    def in_output_queue(self, account: Account) -> bool:
+        """Whether `account` waits in a batched tree's output queue: it has a leaf index but no leaf in the tree
+        yet, so only a proof by index can show it exists."""
+        tree = self.state_trees.get(account.tree)
+        return isinstance(tree, BatchedStateTree) and tree.in_queue(account.leaf_index)
 
     def live_by_hash(self, hash_: bytes) -> Account | None:
         account = self.accounts.get(hash_)

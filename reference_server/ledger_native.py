@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ledger_crypto import (
+    BATCHED_STATE_HEIGHT,
     FIELD_MODULUS,
     HEIGHT,
     AddressElement,
@@ -31,6 +32,7 @@ from ledger_crypto import (
     element_leaf,
 )
 from ledger_ingest import AddressUpdate, LedgerTransaction
+from reference_server.batched import BatchedAddressQueue, BatchedStateTree
 from reference_server.ledger import (
     DEFAULT_ADDRESS_TREE,
     DEFAULT_STATE_TREE,
@@ -119,9 +121,10 @@ class NativeLedger(Ledger):
         """The trees of which this ledger has not seen every leaf (a slice that starts mid-chain): the roots it
         serves for them are not the chain's, so they are no truth to compare a target's roots with."""
         partial = [key for key, tree in self.state_trees.items()
-                   if isinstance(tree, NativeStateTree) and not tree.whole]
+                   if isinstance(tree, NativeStateTree | BatchedStateTree) and not tree.whole]
         mid_chain = bool(partial) or self.unknown_inputs > 0  # the address tree's first insertions were missed too
-        return (*partial, *([self.address_tree_key] if mid_chain or self.address_tree.unwritten else []))
+        batched = [key for key, queue in self.batched_address_trees.items() if not queue.whole]
+        return (*partial, *([self.address_tree_key] if mid_chain or self.address_tree.unwritten else []), *batched)
 
     def apply(self, tx: PendingTransaction) -> Transaction:
         raise TypeError("a ledger built from the real chain applies real transactions only (apply_native)")
@@ -184,8 +187,13 @@ class NativeLedger(Ledger):
             opened.add(output.hash)
             if int.from_bytes(output.hash, "big") >= FIELD_MODULUS:
                 raise ValueError(f"{label} is not below the field modulus")
-            if not 0 <= output.leaf_index < _CAPACITY:
-                raise ValueError(f"{label}: leaf index {output.leaf_index} is outside a tree of height {HEIGHT}")
+            height = HEIGHT if output.queue is None else BATCHED_STATE_HEIGHT
+            if not 0 <= output.leaf_index < 1 << height:
+                raise ValueError(f"{label}: leaf index {output.leaf_index} is outside a tree of height {height}")
+            known = self.state_trees.get(output.tree)
+            if known is not None and isinstance(known, BatchedStateTree) != (output.queue is not None):
+                kind = "a batched tree" if isinstance(known, BatchedStateTree) else "a v1 tree"
+                raise ValueError(f"{label}: tree {b58encode(output.tree)} is {kind}, the output says otherwise")
         closing: list[Account] = []
         for hash_ in tx.closed:
             account = self.accounts.get(hash_)
@@ -219,16 +227,18 @@ class NativeLedger(Ledger):
         record = Transaction(tx.signature, tx.slot, tx.block_time, tx.error)
         opened = []
         for output in tx.opened:
-            if output.tree not in self.state_trees:
-                self.state_trees[output.tree] = NativeStateTree()
             account = Account(output.hash, output.lamports, output.leaf_index, output.owner, tx.slot, output.tree,
                               output.seq, output.address, output.data, output.discriminator, output.data_hash,
-                              output.token, tx.signature)
+                              output.token, tx.signature, queue=output.queue)
             self.accounts[output.hash] = account
             if output.address is not None:
                 self._by_address[output.address] = account
             self._index_live(account, +1)
-            writes.state.setdefault(output.tree, []).append((output.leaf_index, output.hash, output.seq))
+            if output.queue is None:
+                self._state_tree(output.tree)
+                writes.state.setdefault(output.tree, []).append((output.leaf_index, output.hash, output.seq))
+            else:
+                self._batched_tree(output.tree, output.queue).queue_output(output.leaf_index, output.hash)
             opened.append(account)
         known = {account.hash for account in closing}
         for hash_ in tx.closed:  # an input opened earlier in this same transaction
@@ -241,10 +251,10 @@ class NativeLedger(Ledger):
             account.closed_by = tx.signature
             self._index_live(account, -1)
         for nullified in tx.nullified:
-            if nullified.tree not in self.state_trees:
-                self.state_trees[nullified.tree] = NativeStateTree()
+            self._state_tree(nullified.tree)
             writes.state.setdefault(nullified.tree, []).append((nullified.leaf_index, _ZERO, nullified.seq))
         writes.address.extend(tx.address_updates)
+        self._apply_queues(tx)
         for account in (*opened, *closing):
             self._index_signature(account, record)  # reads only .slot and .signature
         return Transaction(
@@ -254,3 +264,34 @@ class NativeLedger(Ledger):
             tuple(TokenBalanceChange.of(a) for a in opened if a.token is not None),
             tx.uses_compression,
         )
+
+    def _state_tree(self, key: bytes) -> NativeStateTree:
+        tree = self.state_trees.get(key)
+        if tree is None:
+            tree = self.state_trees[key] = NativeStateTree()
+        assert isinstance(tree, NativeStateTree)
+        return tree
+
+    def _batched_tree(self, key: bytes, queue: bytes | None) -> BatchedStateTree:
+        tree = self.state_trees.get(key)
+        if tree is None:
+            if queue is None:
+                raise ValueError(f"batched tree {b58encode(key)}: a spend or batch event names it before any "
+                                 "output showed its queue")
+            tree = self.state_trees[key] = BatchedStateTree(queue)
+        if not isinstance(tree, BatchedStateTree):
+            raise ValueError(f"tree {b58encode(key)} is a v1 tree, a batched-tree event names it")
+        return tree
+
+    def _apply_queues(self, tx: LedgerTransaction) -> None:
+        """The batched trees' share of a transaction: queued nullifiers and addresses, then batch events."""
+        for item in tx.queued_nullifiers:
+            self._batched_tree(item.tree, None).queue_nullifier(item)
+        for item in tx.queued_addresses:
+            if item.queue_index is not None:  # a v1 tree's queue has no order: indexed-tree events empty it
+                self.batched_address_trees.setdefault(item.tree, BatchedAddressQueue()).queue((item,))
+        for event in tx.batch_updates:
+            if event.kind == "address_append":
+                self.batched_address_trees.setdefault(event.tree, BatchedAddressQueue()).apply(event)
+            else:
+                self._batched_tree(event.tree, event.queue).apply(event)

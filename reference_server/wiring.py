@@ -51,6 +51,8 @@ class ReferenceHandle:
     partial_trees: tuple[str, ...] = ()
     """The trees (base58) of which the reference has not seen every leaf (a ledger slice that starts mid-chain):
     its roots and proofs for them are not the chain's, so no target is compared with them."""
+    batched_trees: tuple[str, ...] = ()
+    """The batched (v2) state trees (base58) of its ledger: their accounts hash big-endian and wait in queues."""
 
 
 def reference_ledger(source: Source = "default") -> Ledger:
@@ -85,7 +87,8 @@ def certified_reference(source: Source = "default", *, prover: str = "auto",
     keys = slice_keys(built) if isinstance(source, LedgerSource) and isinstance(built, NativeLedger) else {}
     with running_server(app_for(built, options)) as url:
         yield ReferenceHandle(url, keys, "real" if options.prover_url else "placeholder",
-                              tuple(b58encode(key) for key in built.partial_trees()))
+                              tuple(b58encode(key) for key in built.partial_trees()),
+                              tuple(b58encode(key) for key in built.batched_trees()))
 
 
 def _prover_url(prover: str) -> str | None:

@@ -19,6 +19,7 @@ from typing import Any
 from schema.errors import ContractError
 from schema.loader import load_sources
 from schema.model import Ambiguity, Clause, Method
+from schema.shapes import Shape, allows_null, shapes_under
 from schema.validation import Validator
 
 __all__ = ["SCHEMA_DIR", "SPEC_VERSION", "Contract", "Readings"]
@@ -65,6 +66,7 @@ class Contract:
         self._validators: dict[tuple[str, tuple], Validator] = {}
         self._reachable: dict[str, tuple[str, ...]] = {}
         self._in_results: dict[str, frozenset[str]] = {}
+        self._shapes: dict[str, tuple[Shape, ...]] = {}
 
     @classmethod
     @cache
@@ -149,6 +151,17 @@ class Contract:
             if pinned.is_valid(instance) if not baseline else {str(v) for v in pinned.violations(instance)} <= baseline:
                 followed.append(name)
         return tuple(followed)
+
+    def shapes(self, definition: str) -> tuple[Shape, ...]:
+        """Every object an instance of `definition` can hold, under every reading: its members, the required
+        ones, and so the optional ones (`Shape.optional`)."""
+        if definition not in self._shapes:
+            self._shapes[definition] = shapes_under(self.defs(), definition)
+        return self._shapes[definition]
+
+    def allows_null(self, schema: Any) -> bool:
+        """Whether a schema node of the contract accepts `null` (under every reading)."""
+        return allows_null(self.defs(), schema)
 
     def ambiguities_in(self, definition: str) -> tuple[str, ...]:
         """Ids of the ambiguities an instance of `definition` can touch (reachable through `$ref`)."""

@@ -116,6 +116,7 @@ def _load_ambiguities(sources: Sources, path: Path) -> None:
         ambiguity = Ambiguity(
             amb_id, entry["clause"], entry["subject"], entry["question"], entry["observed"], readings,
             entry["quote"], tuple(entry.get("also", ())), tuple(entry["checks"]), entry["evidence"],
+            None if "governs" not in entry else frozenset(entry["governs"]),
         )
         sources.ambiguities[amb_id] = ambiguity
         for reading in readings.values():

@@ -67,6 +67,9 @@ class Ambiguity:
     """The checks that record the reading a target follows, or whose verdict depends on it."""
     evidence: str = ""
     """What a run must see to tell the reading a target follows (said when a run saw none)."""
+    governs: frozenset[str] | None = None
+    """For a point an answer can touch: the members whose values its readings decide (empty for a point of the
+    whole response); None for a point of the request or the exchange."""
 
     @property
     def clauses(self) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ One module per family; `csi checks` lists them all with their clauses.
 """
 
 from harness.checks import (  # noqa: F401  (imported for registration)
+    batched,
     consistency,
     crypto,
     differential,

@@ -20,12 +20,13 @@ from harness.judging.answers import outcome_path
 from harness.judging.refusals import expect_refusal
 from harness.judging.samples import items_of, sample_params
 from harness.verify.addresses import address_tree
+from harness.verify.batched import provable_hashes
 from schema import Method
 
 
 def _live_hashes(ctx: CheckContext) -> list[str]:
     closed = set(ctx.keys["closed_hashes"])
-    return [h for h in ctx.keys["hashes"] if h not in closed]
+    return provable_hashes(ctx, (h for h in ctx.keys["hashes"] if h not in closed))
 
 
 def _gone(ctx: CheckContext, hashes: list[str]) -> str | None:

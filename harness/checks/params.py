@@ -21,6 +21,7 @@ from harness.judging.answers import outcome_path
 from harness.judging.refusals import expect_refusal, formal_params
 from harness.target import OMIT
 from harness.verify.addresses import address_tree
+from harness.verify.batched import batched_hashes
 from ledger_crypto import b58encode
 from schema import Method
 from schema.jsonio import dumps
@@ -139,6 +140,8 @@ def generated_invalid(ctx: CheckContext, method: Method) -> None:
 def generated_valid(ctx: CheckContext, method: Method) -> None:
     _healthy_or_skip(ctx, method)
     closed = set(ctx.keys["closed_hashes"])
+    if method.limit_for("hashes") is not None:  # a validity proof: of v1-tree accounts (harness.verify.batched)
+        closed |= batched_hashes(ctx)
     keys = {kind: [k for k in values if not (kind == "hashes" and k in closed)]
             for kind, values in ctx.keys.lists.items()}
     try:

@@ -22,6 +22,7 @@ from harness.core.values import jsonable
 from harness.judging.answers import defer_refused
 from harness.judging.pages import partly
 from harness.verify.addresses import address_tree
+from harness.verify.batched import batched_hashes, provable_hashes
 from ledger_crypto import b58decode, b58encode
 from ledger_proofs.circuits import CIRCUITS, Circuit
 from ledger_proofs.verify import verify_compressed
@@ -73,7 +74,7 @@ def _shown(inputs: dict[str, list[int]]) -> dict[str, list[str]]:
 def _live_hashes(ctx: CheckContext) -> list[str]:
     closed = set(ctx.keys["closed_hashes"])
     hashes = list(ctx.keys.accounts) or [h for h in ctx.keys["hashes"] if h not in closed]
-    return [h for h in hashes if h not in closed]
+    return provable_hashes(ctx, (h for h in hashes if h not in closed))
 
 
 def _plan(ctx: CheckContext, hashes: list[str]) -> list[tuple[Circuit, dict, list[str]]]:
@@ -160,8 +161,13 @@ def groth16_proof(ctx: CheckContext) -> None:
                            method=METHOD, basis=Basis.LEDGER, status=Status.UNVERIFIED,
                            path=result_value("compressedProof"))
     hashes = _live_hashes(ctx)
+    batched = len(batched_hashes(ctx) - set(ctx.keys["closed_hashes"]))
+    if batched:
+        partly(ctx, f"{batched} account(s) of batched (v2) trees not verified: their proofs need the batched "
+                    "circuits (height 32), whose verifying keys the kit does not have")
     plan = _plan(ctx, hashes)
     if not plan:
-        raise Skip("no live account hash discovered and no address tree known: no proof to ask for")
+        raise Skip("no live account hash discovered and no address tree known: no proof to ask for"
+                   + ("; the batched trees' accounts cannot be verified here" if batched else ""))
     for circuit, params, addresses in plan:
         _judge(ctx, circuit, ctx.call(METHOD, params), addresses)

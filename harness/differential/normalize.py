@@ -9,7 +9,7 @@ the text of a plain `{error}` body. Then two lists of normalizers rewrite both s
   merkleTrees, ...). Which reading a target follows is reported by the readings observer,
   never by the differential, so it must not show up here as a difference; the values
   themselves are still compared exactly. Where no normalizer can read a target's reading,
-  `READING_MEMBERS` says which members the point governs: only differences there rest on it.
+  The contract says which members each point governs (`Ambiguity.governs`): only differences there rest on it.
 - `ALLOWED` drop what the spec leaves free or what cannot be equal between two servers: error
   messages, context slots, cursor strings, the order of lists, ...
 
@@ -28,7 +28,7 @@ from harness.differential.compare import canonical
 from ledger_crypto import b58encode
 from schema import Contract
 
-__all__ = ["ALLOWED", "IGNORED", "NORMALIZERS", "READINGS", "READING_MEMBERS", "Normalizer", "blank_tree_history",
+__all__ = ["ALLOWED", "IGNORED", "NORMALIZERS", "READINGS", "Normalizer", "blank_tree_history",
            "comparable", "normalize"]
 
 IGNORED = "<ignored>"
@@ -232,27 +232,6 @@ READINGS: tuple[Normalizer, ...] = (
     Normalizer("reading:validity-proof-fields", "§2.10's treeInfos (their trees) for merkleTrees, without "
                "proveByIndices", "2.10-R1", _proof_fields, "validity-proof-fields"),
 )
-
-READING_MEMBERS: dict[str, frozenset[str]] = {
-    "token-state": frozenset({"state"}),
-    "balance-wrapper": frozenset(),
-    "token-data-key": frozenset({"optionalTokenData", "maybeTokenData"}),
-    "compression-info-key": frozenset({"compressionInfo", "compression_info"}),
-    "transaction-context": frozenset({"context"}),
-    "latest-nonvoting-cursor": frozenset({"cursor"}),
-    "bn-values": frozenset({"roots", "leaves"}),
-    "validity-proof-fields": frozenset({"treeInfos", "proveByIndices", "merkleTrees"}),
-    "compressed-proof-shape": frozenset({"compressedProof"}),
-    "tlv-format": frozenset({"tlv"}),
-    "optional-null": frozenset({"address", "data"}),
-    "signature-error": frozenset({"error"}),
-    "error-codes": frozenset({"code"}),
-}
-"""For each point an answer can touch: the members whose values its readings govern. When a target
-follows a reading no normalizer could bring to the reference's, only a difference in one of these
-members rests on the ambiguity; every other difference of the answer is still a difference of
-value. (A point of the request, or of the whole response, explains only a different outcome.)"""
-
 
 # -- allowed differences -----------------------------------------------------------------------
 def _error_message(contract: Contract, method: str, value: dict) -> bool:

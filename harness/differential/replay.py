@@ -17,7 +17,7 @@ strings. What a difference rests on decides its basis:
 A reading never hides a value: the reading normalizers first bring both answers to one reading
 (§2.10 integer roots to base58, treeInfos to merkleTrees, a numeric token state to its name …),
 and whatever differs after that is a difference of value with the caller's basis. Only the
-members a point governs (`READING_MEMBERS`) can rest on it, and a point of the request (a case's
+members a point governs (`Ambiguity.governs`, from the contract) can rest on it, and a point of the request (a case's
 tag) explains only a different kind of answer. A case tagged with an ambiguity counts it as open
 unless both answers are seen to follow one same reading of it.
 """
@@ -37,12 +37,13 @@ from harness.differential.compare import Difference, differences, json_path, sid
 from harness.differential.normalize import (
     ALLOWED,
     NORMALIZERS,
-    READING_MEMBERS,
     READINGS,
     blank_tree_history,
     comparable,
     normalize,
 )
+from harness.differential.optional import NAME as OPTIONAL
+from harness.differential.optional import settle
 from harness.judging.pages import partly
 from harness.target import NOT_JSON, OMIT
 from schema import Contract, Method
@@ -167,6 +168,8 @@ def judge(ctx: CheckContext, replay: Replay, *, basis: Basis, clauses: tuple[str
     r_read, r_applied = normalize(contract, replay.method, replay.reference.body, READINGS)
     t_norm, t_allowed = _normalized(contract, replay.method, t_read)
     r_norm, r_allowed = _normalized(contract, replay.method, r_read)
+    if settle(contract, replay.method, t_norm, r_norm):
+        t_allowed += (OPTIONAL,)
     _without_partial_history(ctx, replay.method, t_norm, r_norm)
     found = differences(t_norm, r_norm)
     if replay.target.pages > 1 or replay.reference.pages > 1:
@@ -175,8 +178,8 @@ def judge(ctx: CheckContext, replay: Replay, *, basis: Basis, clauses: tuple[str
         return []
     gaps = reading_gaps(contract, replay.method, t_read, r_read, ambiguity)
     outcome_differs = set(t_norm) != set(r_norm)
-    explained = [d for d in found if _explained(d, gaps, outcome_differs)]
-    values = [d for d in found if not _explained(d, gaps, outcome_differs)]
+    explained = [d for d in found if _explained(contract, d, gaps, outcome_differs)]
+    values = [d for d in found if not _explained(contract, d, gaps, outcome_differs)]
     applied = set(t_applied + r_applied + t_allowed + r_allowed)
     failures = []
     for part, open_points in ((values, []), (explained, gaps)):
@@ -199,12 +202,12 @@ def _failure(replay: Replay, title: str, basis: Basis, clauses: tuple[str, ...],
         pages=(replay.target.pages, replay.reference.pages) if walked else None)
 
 
-def _explained(difference: Difference, gaps: list[str], outcome_differs: bool) -> bool:
+def _explained(contract: Contract, difference: Difference, gaps: list[str], outcome_differs: bool) -> bool:
     """Whether a difference rests on one of the open points: in a member the point governs, or, for
     a point of the request or of the whole response, a different kind of answer altogether."""
     members = {_INDEX.sub("", part) for part in difference.path.split(".")[1:]}
     for amb_id in gaps:
-        governed = READING_MEMBERS.get(amb_id, frozenset())
+        governed = contract.ambiguity(amb_id).governs or frozenset()
         if (not governed and outcome_differs) or members & governed:
             return True
     return False
@@ -238,8 +241,9 @@ def _classify(found: list, target: dict, reference: dict, clauses: tuple[str, ..
 
 
 def _allowed(applied: set[str]) -> tuple[str, ...]:
-    """The allowed differences applied to either side, in the order `NORMALIZERS` lists them."""
-    return tuple(n.name for n in NORMALIZERS if n.name in applied)
+    """The allowed differences applied to either side, in the order `NORMALIZERS` lists them, then optional members
+    settled."""
+    return tuple(n.name for n in NORMALIZERS if n.name in applied) + ((OPTIONAL,) if OPTIONAL in applied else ())
 
 
 def reading_gaps(contract: Contract, method: str, target: dict, reference: dict, ambiguity: str | None) -> list[str]:

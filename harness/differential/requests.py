@@ -25,6 +25,7 @@ from harness.differential.compare import canonical
 from harness.differential.replay import reference_items
 from harness.judging.samples import sample_params_or_none
 from harness.target import OMIT
+from harness.verify.batched import provable_hashes
 from ledger_crypto import b58encode
 from schema import Method
 
@@ -59,7 +60,7 @@ def generated_params(ctx: CheckContext, method: Method) -> list[Any]:
 # -- validity proofs -----------------------------------------------------------------------------
 def _proofs(ctx: CheckContext, method: Method) -> list[dict]:
     """Every accepted count of hashes alone, and every accepted count of addresses with hashes."""
-    hashes = ctx.keys["hashes"]
+    hashes = provable_hashes(ctx, ctx.keys["hashes"])
     if not hashes:
         return []
     hash_counts = [n for n in method.limit_for("hashes").counts if n <= len(hashes)]

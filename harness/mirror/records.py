@@ -98,6 +98,10 @@ def parse_record(target_hash: str, account: dict, token: dict | None) -> Record:
                               "address": None if address is None else _key(address, "address")}
     token = _token_of(account, token)
     if token is not None:
+        data = account.get("data")
+        if isinstance(data, dict) and data.get("discriminator") != TOKEN_DISCRIMINATOR:
+            raise Unmirrorable(f"a token account of discriminator {data.get('discriminator')} (the newer token "
+                               "program's, with extensions): the mirror builds classic token accounts only")
         return _token_record(target_hash, account, token, spec, inputs)
     owner = account.get("owner")
     inputs.update(owner=_key(owner, "owner"), discriminator=None, data_hash=None)

@@ -9,7 +9,8 @@ over `source` on a free loopback port and yields a handle with
 - `proofs`: `"real"` when its getValidityProof answers carry proofs of the light prover, `"placeholder"`
   when they carry well-formed points that prove nothing (no prover installed, or none asked for);
 - `partial_trees`: the trees (base58) of which its ledger has not seen every leaf (a slice that starts
-  mid-chain): its roots for them are no truth to compare a target's with.
+  mid-chain): its roots for them are no truth to compare a target's with;
+- `batched_trees`: the batched (v2) state trees (base58) of its ledger.
 
 `source` is a bundled scenario's name or a scenario file, a scenario document (a mapping: what the
 mirror replays), or a `LedgerSource`. `prover` is `auto` (the light prover when it is installed),
@@ -39,6 +40,7 @@ class ReferenceHandle(Protocol):
     keys: Mapping[str, Sequence[str]]
     proofs: str
     partial_trees: Sequence[str]
+    batched_trees: Sequence[str]
 
 
 @contextlib.contextmanager

@@ -22,12 +22,15 @@ from harness.verify.known_trees import address_elements, created_addresses, stat
 from harness.verify.trees import candidate_roots
 from ledger_crypto import ROOT_HISTORY, b58encode
 
-__all__ = ["ADDRESS", "STATE", "Diagnosis", "Served", "reference_failure"]
+__all__ = ["ADDRESS", "BATCHED", "STATE", "Diagnosis", "Served", "reference_failure"]
 
 STATE = ("ledger-T4", "ledger-T1")
 """The clauses a finding about a state tree's root cites."""
 ADDRESS = ("ledger-T4", "ledger-T2")
 """The clauses a finding about an address tree's root cites."""
+BATCHED = ("ledger-B2",)
+"""The clauses a finding about a batched (v2) state tree's root cites: its seq counts batch events, its root
+index is modulo its own root-history length, so the v1 reading of a seq (one per leaf written) does not apply."""
 TITLES = {
     "index": "Root index differs from the ledger's",
     "nullifications": "Root misses nullifications the ledger's tree has",
@@ -130,7 +133,10 @@ class Diagnosis:
 def reference_failure(answer: Answer, mine: Served, theirs: Served, diagnosis: Diagnosis) -> CheckFailure:
     """The finding for a root or seq the target serves that the reference, over the same ledger, does not."""
     behind = _behind(mine, theirs)
-    if mine.kind == "state":
+    batched = mine.kind == "state" and mine.tree in (diagnosis.ctx.batched_trees or ())
+    if batched:
+        found, facts, seq_mine, seq_theirs = None, {}, None, None
+    elif mine.kind == "state":
         found, facts, (seq_mine, seq_theirs) = diagnosis.state(mine, theirs)
     else:
         (found, facts), seq_mine, seq_theirs = diagnosis.address(), None, None
@@ -143,7 +149,9 @@ def reference_failure(answer: Answer, mine: Served, theirs: Served, diagnosis: D
         key = "same"
     else:
         key = "behind" if behind > 0 else "ahead"
-    detail = {"tree": mine.tree, "operations the target's tree lacks": behind, **facts}
+    lacks = "batch events the target's tree lacks" if batched else "operations the target's tree lacks"
+    detail = {"tree": mine.tree, lacks: behind, **facts}
+    clauses = BATCHED if batched else STATE if mine.kind == "state" else ADDRESS
     return Mismatch(TITLES[key], expected=theirs.shown(seq_theirs), received=mine.shown(seq_mine), answer=answer,
-                    method=answer.method, clauses=STATE if mine.kind == "state" else ADDRESS, path=path,
+                    method=answer.method, clauses=clauses, path=path,
                     detail={k: clip(v) for k, v in detail.items() if v not in (None, [])})

@@ -36,6 +36,7 @@ from harness.verify.trees import FRESH_ADDRESS_SEQ, StateLeaves, address_tree_of
 from harness.verify.validity import elements_of
 from harness.verify.values import bn_value
 from ledger_crypto import ROOT_HISTORY, b58encode
+from schema.jsonio import dumps
 
 __all__ = ["judge_tree_roots", "served_roots", "transactions_unread"]
 
@@ -88,7 +89,7 @@ def _against_reference(ctx: CheckContext, live: list[tuple[str, dict]]) -> None:
         ledger = ctx.ask_reference(method, params, id=f"csi-roots-{number}")
         served, held = served_roots(answer), served_roots(ledger)
         if not served or len(served) != len(held):
-            partly(ctx, f"{method} of {clip(params)}: no roots to compare (the target or the reference refused)")
+            partly(ctx, f"{method} of {dumps(clip(params))}: no roots to compare (the target or the reference refused)")
             continue
         for mine, theirs in zip(served, held, strict=True):
             if theirs.tree in ctx.reference_partial_trees:

@@ -25,9 +25,11 @@ __all__ = [
     "OutOfRange",
     "bn_value",
     "decoded_token",
+    "matching_layout",
     "range_problems",
     "recomputed_hash",
     "token_bytes_problems",
+    "tree_layouts",
 ]
 
 U64_MAX = 2**64 - 1
@@ -222,8 +224,9 @@ def token_bytes_problems(account: dict, token: dict) -> TokenBytesProblem | None
                              given={name: token.get(name) for name in differing})
 
 
-def recomputed_hash(account: dict) -> bytes:
-    """The v1 account hash from the account's own fields; ValueError when a field is malformed."""
+def recomputed_hash(account: dict, *, batched: bool = False) -> bytes:
+    """The account hash from the account's own fields, in a v1 tree's layout or (`batched`) a batched tree's;
+    ValueError when a field is malformed."""
     data = account.get("data")
     has_data = isinstance(data, dict)
     return account_hash(
@@ -234,7 +237,25 @@ def recomputed_hash(account: dict) -> bytes:
         address=b58decode(account["address"], length=32) if account.get("address") else None,
         discriminator=data["discriminator"] if has_data else None,
         data_hash=b58decode(data["dataHash"], length=32) if has_data else None,
+        batched=batched,
     )
+
+
+def tree_layouts(tree: Any, batched_trees: frozenset[str] | None) -> tuple[bool, ...]:
+    """The hash layouts (`batched` or not) an account of `tree` may have: the one its tree's kind says when the
+    ledger is known (`batched_trees`), else either (a batched tree's pubkey does not say what it is)."""
+    if batched_trees is None:
+        return (False, True)
+    return (tree in batched_trees,)
+
+
+def matching_layout(account: dict, layouts: tuple[bool, ...]) -> bool | None:
+    """The layout (`batched` or not) under which the account's hash recomputes, None when none does;
+    ValueError when a field is malformed."""
+    for batched in layouts:
+        if b58encode(recomputed_hash(account, batched=batched)) == account["hash"]:
+            return batched
+    return None
 
 
 DIAGNOSED = ("leafIndex", "tree", "owner")
@@ -244,7 +265,8 @@ NEIGHBOURS = 3
 MAX_TRIES = 64
 
 
-def disagreeing_member(account: dict, seen: Mapping[str, Iterable[Any]]) -> tuple[str, Any] | None:
+def disagreeing_member(account: dict, seen: Mapping[str, Iterable[Any]],
+                       layouts: tuple[bool, ...] = (False,)) -> tuple[str, Any] | None:
     """The member of an account whose hash does not recompute, and the value that makes it recompute: another
     value the run saw for that member (`seen`: the same account elsewhere, the other accounts of the answer),
     or a leaf index next to the one given. None when no single member explains the hash."""
@@ -259,7 +281,7 @@ def disagreeing_member(account: dict, seen: Mapping[str, Iterable[Any]]) -> tupl
             values |= {given + step for step in range(-NEIGHBOURS, NEIGHBOURS + 1) if step and given + step >= 0}
         for value in sorted(values, key=str)[:MAX_TRIES]:
             try:
-                if recomputed_hash({**account, member: value}) == wanted:
+                if any(recomputed_hash({**account, member: value}, batched=b) == wanted for b in layouts):
                     return member, value
             except (KeyError, TypeError, ValueError, OverflowError):
                 continue

@@ -32,6 +32,7 @@ class _Element:
     root_index: int
     tree: bytes
     kind: str  # "state" or "address"
+    by_index: bool = False
 
 
 @rpc_method("getMultipleNewAddressProofs")
@@ -82,6 +83,12 @@ def _non_inclusion(ledger: Ledger, text: str) -> NonInclusionProof:
 def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions, method: Method) -> Any:
     """A proof that `hashes` exist (live) and new addresses are free, with its merkle context.
 
+    Batched trees: an account still in an output queue is proven by index (spec-2.10 form) or refused (wire
+    form, as practice refuses it). An account already appended to a batched tree is proven against the tree's
+    root by the batched inclusion circuit (height 32), which the kit's prover does not have: its merkle context
+    is served with `compressedProof: null` (the spec's "ValidityProof or null"), never a proof that cannot
+    verify nor a placeholder that looks like one.
+
     Spec: the counts of §8 (4.3-R1, 4.3-R2) and failure for unknown or consumed accounts
     (4.3-R3). Observed practice, where the spec is silent: `hashes` is optional when addresses
     are given; an empty list reads as an absent one (ambiguity empty-address-list: the official
@@ -94,18 +101,32 @@ def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: Serve
     _check_counts(method, hashes, addresses)
     hashes, addresses = hashes or [], addresses or []
     accounts = [_live_account(ledger, text) for text in hashes]
+    by_index = [ledger.in_output_queue(a) for a in accounts]
+    if any(by_index) and options.proof_form != "spec-2.10":
+        _refuse_queued(accounts, by_index)
     proofs = [_non_inclusion(ledger, text) for text in addresses]
-    elements = [_account_element(ledger, a) for a in accounts]
+    elements = [_account_element(ledger, a, queued) for a, queued in zip(accounts, by_index, strict=True)]
     elements += [_address_element(ledger, p) for p in proofs]
-    try:
-        compressed = prover_for(options.prover_url).prove(
-            [_account_input(ledger, a) for a in accounts], [_address_input(p) for p in proofs]
-        )
-    except ProverError as exc:
-        raise RpcError(SERVER_ERROR, f"Prover error: {exc}") from None
+    proven = [a for a, queued in zip(accounts, by_index, strict=True) if not queued]
+    compressed = None
+    if (proven or proofs) and not any(a.queue is not None for a in proven):
+        try:
+            compressed = prover_for(options.prover_url).prove(
+                [_account_input(ledger, a) for a in proven], [_address_input(p) for p in proofs]
+            )
+        except ProverError as exc:
+            raise RpcError(SERVER_ERROR, f"Prover error: {exc}") from None
     if options.proof_form == "spec-2.10":
         return _spec_form(compressed, elements)
     return _wire_form(compressed, elements)
+
+
+def _refuse_queued(accounts: Sequence[Account], by_index: Sequence[bool]) -> None:
+    """The wire form has no `proveByIndices`: an account still in an output queue has no leaf to prove, and is
+    refused as observed practice refuses it ("Leaf nodes not found"; ambiguity queued-validity-proof)."""
+    queued = [b58encode(a.hash) for a, flag in zip(accounts, by_index, strict=True) if flag]
+    raise RpcError(SERVER_ERROR, f"Record Not Found: Leaf nodes not found for {', '.join(queued)}: still in the "
+                                 "output queue of a batched tree, provable by index only")
 
 
 def _new_addresses(ledger: Ledger, params: Mapping[str, Any]) -> list[str] | None:
@@ -120,9 +141,24 @@ def _new_addresses(ledger: Ledger, params: Mapping[str, Any]) -> list[str] | Non
     if with_trees is None:
         return None
     for element in with_trees:
-        if b58decode(element["tree"], length=32) != ledger.address_tree_key:
+        tree = b58decode(element["tree"], length=32)
+        if tree in ledger.batched_address_trees:
+            _refuse_batched_address(ledger, tree, element)
+        if tree != ledger.address_tree_key:
             raise RpcError(SERVER_ERROR, f"Validation Error: address tree {element['tree']} is not indexed")
     return [element["address"] for element in with_trees]
+
+
+def _refuse_batched_address(ledger: Ledger, tree: bytes, element: Mapping[str, str]) -> None:
+    """A new address in a batched address tree: taken when an account holds it or it waits in the tree's queue;
+    else refused by name: its proof needs the height-40 non-inclusion circuit, which the installed prover does
+    not have, and this reference serves no proof it cannot make."""
+    address = b58decode(element["address"], length=32)
+    queue = ledger.batched_address_trees[tree]
+    if ledger.address_taken(address) or queue.holds(address):
+        raise RpcError(SERVER_ERROR, f"Validation Error: address {element['address']} already exists")
+    raise RpcError(SERVER_ERROR, f"Prover error: address tree {element['tree']} is a batched tree (height 40); its "
+                                 "non-inclusion circuit is not in the installed prover")
 
 
 def _check_counts(method: Method, given_hashes: list | None, given_addresses: list | None) -> None:
@@ -155,7 +191,10 @@ def _live_account(ledger: Ledger, text: str) -> Account:
     return account
 
 
-def _account_element(ledger: Ledger, account: Account) -> _Element:
+def _account_element(ledger: Ledger, account: Account, by_index: bool = False) -> _Element:
+    """An account's merkle context; one proven by index names no root (zero, root index 0), as practice does."""
+    if by_index:
+        return _Element(account.hash, account.leaf_index, bytes(32), 0, account.tree, "state", by_index=True)
     tree = ledger.state_trees[account.tree]
     return _Element(account.hash, account.leaf_index, tree.root, tree.root_index, account.tree, "state")
 
@@ -182,7 +221,7 @@ def _address_input(proof: NonInclusionProof) -> AddressInput:
                         high_value=proof.low_next_value, next_index=proof.low_next_index)
 
 
-def _wire_form(compressed: dict, elements: list[_Element]) -> dict[str, Any]:
+def _wire_form(compressed: dict | None, elements: list[_Element]) -> dict[str, Any]:
     """Observed practice: roots and leaves as base58 hashes, trees in `merkleTrees`."""
     return {
         "compressedProof": compressed,
@@ -194,8 +233,9 @@ def _wire_form(compressed: dict, elements: list[_Element]) -> dict[str, Any]:
     }
 
 
-def _spec_form(compressed: dict, elements: list[_Element]) -> dict[str, Any]:
-    """§2.10's table: roots and leaves as BN integers, `treeInfos` and `proveByIndices`."""
+def _spec_form(compressed: dict | None, elements: list[_Element]) -> dict[str, Any]:
+    """§2.10's table: roots and leaves as BN integers, `treeInfos` and `proveByIndices`; `compressedProof` is
+    null when every element is proven by index (nothing needs a zero-knowledge proof)."""
     return {
         "compressedProof": compressed,
         "roots": [_int(e.root) for e in elements],
@@ -203,5 +243,5 @@ def _spec_form(compressed: dict, elements: list[_Element]) -> dict[str, Any]:
         "leafIndices": [e.leaf_index for e in elements],
         "leaves": [_int(e.leaf) for e in elements],
         "treeInfos": [{"tree": b58encode(e.tree), "treeType": e.kind, "rootIndex": e.root_index} for e in elements],
-        "proveByIndices": [False] * len(elements),
+        "proveByIndices": [e.by_index for e in elements],
     }

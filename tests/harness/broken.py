@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ledger_ingest import LedgerSource
 from reference_server.app import create_app
 from reference_server.errors import INVALID_PARAMS, RpcError
 from reference_server.methods import call
 from reference_server.options import ServerOptions
 from reference_server.scenario import load_scenario
 from reference_server.serve import running_server
+from reference_server.wiring import reference_ledger
 from schema import Contract
 from schema.jsonio import dumps, loads
 
@@ -48,6 +50,9 @@ class Variant:
     prover: bool = False
     """Needs the real light prover behind the reference (a placeholder proof would fail it anyway):
     run by tests/harness/test_proof_check.py with the prover, not by the generic variant test."""
+    ledger: str | None = None
+    """A folder of real transactions (`PHOTON_HEAD`) served instead of the default scenario: the run compares
+    with a clean reference over the same folder, as `csi run --ledger file:FOLDER` does."""
 
 
 class _Rewrite:
@@ -78,22 +83,31 @@ class _Rewrite:
         await self.app(scope, receive, capture)
 
 
-_LEDGER = None
+PHOTON_HEAD = Path(__file__).resolve().parents[1] / "ledger_ingest" / "fixtures" / "photon-head" / "transactions"
+"""Real transactions of today's ledger (batched trees), a folder each: what `Variant.ledger` names."""
+_LEDGERS: dict[str | None, Any] = {}
 
 
-def _ledger():
-    global _LEDGER
-    if _LEDGER is None:
-        _LEDGER = load_scenario("default")
-    return _LEDGER
+def ledger_folder(name: str) -> Path:
+    return PHOTON_HEAD / name
+
+
+def _ledger(folder: str | None = None):
+    """The default scenario's ledger, or the ledger of a `PHOTON_HEAD` folder (built once each)."""
+    if folder not in _LEDGERS:
+        _LEDGERS[folder] = load_scenario("default") if folder is None else \
+            reference_ledger(LedgerSource.files([ledger_folder(folder)]))
+    return _LEDGERS[folder]
 
 
 @contextlib.contextmanager
-def serving(variant: Variant | None, options: ServerOptions | None = None) -> Iterator[str]:
-    """A reference server over the default scenario with `variant`'s fault; yields its URL."""
+def serving(variant: Variant | None, options: ServerOptions | None = None, *,
+            ledger: str | None = None) -> Iterator[str]:
+    """A reference server over the default scenario (or the `ledger` folder, else the variant's) with `variant`'s
+    fault; yields its URL."""
     options = options or ServerOptions()
     contract = Contract.default()
-    ledger = _ledger()
+    ledger = _ledger(ledger or (variant.ledger if variant is not None else None))
 
     def real(method: str, params: Any) -> Any:
         return call(ledger, method, params, options, contract)

@@ -19,16 +19,19 @@ from harness.core.model import Basis, Status
 from harness.core.paths import HTTP_STATUS
 from harness.core.profile import PROFILES
 from harness.core.registry import FAMILIES, REGISTRY
+from harness.engine.options import RunOptions
 from harness.engine.runner import RunConfig, run
+from harness.engine.session import certify
 from harness.report.junit import finding_text
 from harness.target import Target
+from ledger_ingest import LedgerSource
 from ledger_proofs.process import shared_prover
 from reference_server.options import ServerOptions
 from schema import Contract
 from tests.conftest import PROOF_CHECK
 from tests.ledger_proofs.support import installed_prover
 
-from .broken import Variant, all_variants, serving
+from .broken import Variant, all_variants, ledger_folder, serving
 from .report.reprs import python_literals
 from .variants_proofs import VARIANTS as PROOF_VARIANTS
 
@@ -39,6 +42,8 @@ of an open point says the rule broken is not the clause's, whatever the finding 
 
 
 def _run(variant: Variant | None, **config):
+    if variant is not None and variant.ledger is not None:
+        return _run_over_ledger(variant, variant.ledger, only=config.get("only", ()))
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(Target(stack.enter_context(serving(variant))))
         reference = None
@@ -47,6 +52,13 @@ def _run(variant: Variant | None, **config):
             config["scenario"] = "default"
         config.setdefault("skip", [PROOF_CHECK])  # the placeholder prover fails it: tests/harness/test_proof_check.py
         return run(target, RunConfig(profile=PROFILES["spec"], **config), reference=reference)
+
+
+def _run_over_ledger(variant: Variant | None, folder: str, *, only=()):
+    """As `csi run --target URL --ledger file:FOLDER`: the session starts the clean reference over the folder."""
+    with serving(variant, ledger=folder) as url:
+        return certify(RunOptions(target=url, ledger=LedgerSource.files([ledger_folder(folder)]), report_dir=None,
+                                  only=tuple(only), skip=(PROOF_CHECK,)))
 
 
 def test_every_family_has_at_least_two_variants() -> None:
@@ -109,6 +121,21 @@ def test_proof_variant_cites_its_clauses(variant: Variant) -> None:
 def _names_a_member(path: str | None) -> bool:
     """A JSON path into the answer (`$.result.value.items[0].hash`), the HTTP status or a header."""
     return bool(path) and (path.startswith("$") or path == HTTP_STATUS or path.startswith("HTTP header "))
+
+
+LEDGER_VARIANTS = [v for v in VARIANTS if v.ledger is not None]
+
+
+@pytest.mark.parametrize("folder", sorted({v.ledger for v in LEDGER_VARIANTS}))
+def test_clean_reference_over_a_ledger_has_no_fail(folder: str) -> None:
+    """Over each folder a variant serves, the clean reference: no FAIL, and every check a variant over it
+    names examined something (a check that skips would pass the clean run and miss the variant alike)."""
+    variants = [v for v in LEDGER_VARIANTS if v.ledger == folder]
+    result = _run_over_ledger(None, folder, only=sorted({v.family for v in variants}))
+    fails = [(f.check_id, f.title, finding_text(f)[:200]) for f in result.findings if f.status is Status.FAIL]
+    assert fails == []
+    by_id = {check.check_id: check for check in result.checks}
+    assert {v.check: by_id[v.check].status for v in variants if by_id[v.check].status is Status.SKIP} == {}
 
 
 @pytest.fixture(scope="module")

@@ -99,7 +99,7 @@ def _fresh_tree() -> AddressTree:
 def _stale_tree() -> AddressTree:
     """The address tree as it was after its first address: later addresses are missing."""
     tree = AddressTree()
-    tree.insert_many(_ledger().address_tree._values[2:3])
+    tree.insert_many([_ledger().address_tree.element(2).value])
     return tree
 
 

@@ -85,7 +85,7 @@ def test_error_conditions_of_section_7(contract: Contract) -> None:
 def test_clause_ids_are_stable_and_complete(contract: Contract) -> None:
     for clause_id, clause in contract.clauses.items():
         spec_id = re.fullmatch(r"\d+(\.\d+)?-[RFMNPCLS]\d+", clause_id)
-        assert spec_id or re.fullmatch(r"ledger-[HTP]\d+", clause_id), clause_id
+        assert spec_id or re.fullmatch(r"ledger-[HTPB]\d+", clause_id), clause_id
         assert clause_id.startswith(clause.section + "-")
     assert {"4.3-R1", "4.3-R2", "7-C1", "7-C2", "7-C3", "8-L1", "8-L2"} <= set(contract.clauses)
 
