@@ -13,13 +13,14 @@ A source never prints its endpoint's key: `str()` and `describe()` redact it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from ledger_ingest.sources import SlotRange, parse_slots, redact_url
+from ledger_ingest.sources import DEFAULT_WAIT, SlotRange, parse_slots, redact_url
 
 __all__ = ["LedgerSource"]
 
@@ -38,7 +39,12 @@ class LedgerSource:
     """The endpoint of an `rpc` source (it may carry a key: never print it)."""
     slots: SlotRange | None = None
     cache: Path | None = None
-    """Where an `rpc` source's blocks are kept, so a second read fetches only what is missing."""
+    """The folder an `rpc` source's blocks are kept in, a folder per chain, so a second read fetches only what is
+    missing (None: `block_cache.default_cache_root()`)."""
+    cached: bool = True
+    """Whether an `rpc` source's blocks are kept and read back at all (`--no-ledger-cache`: no)."""
+    wait: float = DEFAULT_WAIT
+    """Seconds an `rpc` read follows a node whose tip has not reached the last slot (`--ledger-wait`)."""
 
     @classmethod
     def files(cls, paths: Sequence[str | Path]) -> LedgerSource:
@@ -47,11 +53,20 @@ class LedgerSource:
         return cls("files", paths=tuple(Path(p) for p in paths))
 
     @classmethod
-    def rpc(cls, url: str, slots: str | SlotRange, cache: str | Path | None = None) -> LedgerSource:
+    def rpc(cls, url: str, slots: str | SlotRange, cache: str | Path | None = None, *, cached: bool = True,
+            wait: float = DEFAULT_WAIT) -> LedgerSource:
         if urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).netloc:
             raise ValueError(f"a Solana JSON-RPC source is an http(s) URL, not {redact_url(url)!r}")
         return cls("rpc", url=url, slots=parse_slots(slots) if isinstance(slots, str) else slots,
-                   cache=Path(cache) if cache else None)
+                   cache=Path(cache) if cache else None, cached=cached, wait=wait)
+
+    def fetched_with(self, *, cache: Path | None = None, cached: bool = True,
+                     wait: float | None = None) -> LedgerSource:
+        """This source with how its blocks are fetched changed (a source that fetches nothing stays as it is)."""
+        if self.kind != "rpc":
+            return self
+        return dataclasses.replace(self, cache=cache or self.cache, cached=cached and self.cached,
+                                   wait=self.wait if wait is None else wait)
 
     @classmethod
     def chain(cls, folder: str | Path) -> LedgerSource:

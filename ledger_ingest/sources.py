@@ -6,38 +6,44 @@ an `IngestError` and never a half-built ledger. Blocks come back in slot order; 
 same slot (single transactions from files) stay in the order given.
 
 Fetching is bounded (at most `MAX_SLOTS` slots a slice, `MAX_RESPONSE_BYTES` an answer, a few
-retries with back-off), resumable (each block is kept in a cache folder as it arrives, and a
-second run fetches only what is missing) and shows its progress. The endpoint's key never appears
+retries with back-off), resumable (each block is kept as it arrives in the cache folder of the
+node's chain, `block_cache`, and a second run fetches only what is missing or no longer the
+node's), follows a node whose tip has not reached the slice's end (up to a deadline, and says how
+far it read) and shows its progress. The endpoint's key never appears
 in any message: `redact_url` (`schema.redaction`, the kit's one) replaces it.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import httpx
 
+from ledger_ingest.block_cache import BlockCache, check_links
 from ledger_ingest.changes import LedgerTransaction, transaction_changes
 from ledger_ingest.decode import IngestError, decode_transaction
-from schema.errors import JsonError
-from schema.files import write_atomic
+from ledger_ingest.progress import progress_printer
+from schema.errors import ConfigError, JsonError
 from schema.jsonio import dumps, loads
 from schema.redaction import redact_url
 from schema.retry_after import parse_retry_after
 
 __all__ = [
+    "DEFAULT_WAIT",
     "MAX_RESPONSE_BYTES",
     "MAX_SLOTS",
     "Block",
+    "FetchedSlice",
+    "LedgerNotReached",
     "SlotRange",
     "block_from_result",
     "fetch_blocks",
+    "fetch_slice",
     "parse_slots",
     "progress_printer",
     "read_paths",
@@ -49,6 +55,10 @@ MAX_SLOTS = 100_000
 MAX_RESPONSE_BYTES = 256 * 1024 * 1024
 """Largest JSON-RPC answer read; a full block is a few megabytes."""
 RETRIES = 5
+DEFAULT_WAIT = 300.0
+"""Seconds a read follows a node whose tip has not reached the slice's last slot (`--ledger-wait`)."""
+POLL_SECONDS = 0.4
+"""How often a followed node is asked its tip: a slot's time."""
 SKIPPED_CODES = frozenset({-32007, -32009})
 """getBlock errors meaning the slot has no block: skipped, or missing from long-term storage."""
 RETRY_CODES = frozenset({-32004, -32014, -32016})
@@ -157,26 +167,6 @@ def block_from_result(slot: int, result: Mapping[str, Any], *, source: str) -> B
 # --------------------------------------------------------------------------- Solana JSON-RPC
 
 
-def progress_printer(stream: TextIO | None = None) -> Callable[[str], None]:
-    """Show a progress line: rewritten in place on a terminal, a line per 10% elsewhere."""
-    out = stream or sys.stderr
-    live = hasattr(out, "isatty") and out.isatty()
-    last_step = [-1]
-
-    def show(text: str, fraction: float = 0.0, final: bool = False) -> None:
-        if live:
-            out.write(f"\r\x1b[K{text}" + ("\n" if final else ""))
-            out.flush()
-            return
-        step = int(fraction * 10)
-        if final or step > last_step[0]:
-            last_step[0] = step
-            out.write(text + "\n")
-            out.flush()
-
-    return show
-
-
 class _Rpc:
     """Bounded JSON-RPC calls with retries; every message names the endpoint redacted."""
 
@@ -234,71 +224,165 @@ class _Rpc:
             return response.status_code, b"".join(chunks).decode("utf-8", "replace"), retry_after
 
 
-def fetch_blocks(url: str, slots: SlotRange, *, cache_dir: Path | None = None,
-                 progress: Callable[..., None] | None = None, timeout: float = 30.0,
-                 commitment: str = "finalized", transport: httpx.BaseTransport | None = None) -> list[Block]:
+class LedgerNotReached(ConfigError):
+    """The node had not produced a slice's last slot by the deadline: the ledger read is not the one asked for."""
+
+
+@dataclass(frozen=True, slots=True)
+class FetchedSlice:
+    """The blocks read of a slice, and how far the node let the read go."""
+
+    blocks: list[Block]
+    asked: SlotRange
+    read: SlotRange | None
+    """The slots read whole (from the first asked): all of `asked`, or less when the node's tip had not reached
+    its last slot by the deadline; None when it had not reached the first."""
+    tip: int | None = None
+    """The node's newest slot when the read stopped."""
+
+    @property
+    def complete(self) -> bool:
+        return self.read is not None and self.read.last >= self.asked.last
+
+    def shortfall(self, wait: float) -> str:
+        """What was read of a slice that is not complete, in one sentence."""
+        held = f"read only slots {self.read}" if self.read is not None else "read no slot of it"
+        return (f"slots {self.asked}: the node's tip was at slot {self.tip} after waiting {wait:g} s for slot "
+                f"{self.asked.last}, so the kit {held}")
+
+
+def fetch_blocks(url: str, slots: SlotRange, **options: Any) -> list[Block]:
+    """The blocks of `slots` (see `fetch_slice`); IngestError when the node has not reached the last slot by the
+    deadline."""
+    fetched = fetch_slice(url, slots, **options)
+    if not fetched.complete:
+        raise IngestError(fetched.shortfall(options.get("wait", DEFAULT_WAIT)), source=redact_url(url))
+    return fetched.blocks
+
+
+def fetch_slice(url: str, slots: SlotRange, *, cache: Path | None = None, progress: Callable[..., None] | None = None,
+                timeout: float = 30.0, commitment: str = "finalized", transport: httpx.BaseTransport | None = None,
+                wait: float = DEFAULT_WAIT, poll: float = POLL_SECONDS) -> FetchedSlice:
     """The blocks of `slots` from a Solana JSON-RPC endpoint, decoded, in slot order.
 
     `getBlocks` lists the slots that have a block; each is fetched with `getBlock`
     (transactionDetails full, base64, maxSupportedTransactionVersion 0, no rewards). A slot that
-    turns out skipped (errors -32007 / -32009) is left out. With `cache_dir`, each answer is kept
-    there as it arrives (`<slot>.json`, `<slot>.skipped`) and read back instead of fetched again.
+    turns out skipped (errors -32007 / -32009) is left out. When the node's tip (`getSlot`) is
+    before the last slot, the read follows it, a poll every `poll` seconds, for at most `wait`
+    seconds; what it read by then is returned, and says so. With `cache` (a folder of chains'
+    folders), each answer is kept in the folder of the node's chain (`block_cache`) as it
+    arrives, and read back instead of fetched again once checked against the node's blockhash chain.
     """
     show = progress or (lambda *args, **kwargs: None)
-    if cache_dir is not None:
-        cache_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     with httpx.Client(timeout=timeout, transport=transport, follow_redirects=False) as client:
         rpc = _Rpc(url, client)
-        listed, error = rpc.call("getBlocks", [slots.first, slots.last, {"commitment": commitment}],
-                                 where=f"slots {slots}")
-        if error is not None:
-            raise IngestError(f"getBlocks failed: {error.get('message')} (code {error.get('code')})",
-                              source=f"slots {slots} from {rpc.shown}")
-        if not isinstance(listed, list) or not all(type(s) is int and slots.first <= s <= slots.last for s in listed):
-            raise IngestError("getBlocks answered something other than slots of the range",
-                              source=f"slots {slots} from {rpc.shown}")
-        wanted = sorted(set(listed))
-        blocks: list[Block] = []
-        cached = skipped = transactions = 0
-        for number, slot in enumerate(wanted, 1):
-            result, from_cache = _block_result(rpc, slot, cache_dir, commitment)
-            cached += from_cache
-            if result is None:
-                skipped += 1
-            else:
-                block = block_from_result(slot, result, source=f"slot {slot} from {rpc.shown}")
-                transactions += len(block.transactions)
-                blocks.append(block)
-            rate = number / max(time.monotonic() - started, 1e-9)
-            show(f"csi: ledger slots {slots}: {number}/{len(wanted)} blocks ({cached} cached, {skipped} skipped, "
-                 f"{len(slots) - len(wanted)} slots without a block), {transactions} transactions, "
-                 f"{rate:.1f} blocks/s", number / max(len(wanted), 1), number == len(wanted))
-        if not wanted:
-            show(f"csi: ledger slots {slots}: no block in the range", 1.0, True)
-    return blocks
+        store = _chain_cache(rpc, cache, show)
+        results: dict[int, Any] = {}
+        kept: set[int] = set()
+        read_to, tip = slots.first - 1, _tip(rpc, slots, commitment)
+        counts = {"listed": 0, "cached": 0, "transactions": 0, "followed": 0}
+        while True:
+            upto = min(tip, slots.last)
+            if upto > read_to:
+                listing = _listed(rpc, SlotRange(read_to + 1, upto), commitment)
+                counts["listed"] += len(listing)
+                for slot in listing:
+                    found, result = store.get(slot)
+                    if not found:
+                        result = _fetched(rpc, slot, store, commitment)
+                    kept.update({slot} if found else ())
+                    results[slot] = result
+                    counts["cached"] += found
+                    counts["transactions"] += len(result.get("transactions") or []) if result else 0
+                    _show_progress(show, slots, results, counts, started, slot,
+                                   final=upto == slots.last and slot == listing[-1])
+                read_to = upto
+            if read_to >= slots.last:
+                break
+            show(f"csi: ledger slots {slots}: the node is at slot {tip}, before {slots.last}: following it "
+                 f"(up to {wait:g} s, --ledger-wait), {len(results)} blocks so far",
+                 max(read_to - slots.first + 1, 0) / len(slots), not counts["followed"])
+            counts["followed"] += 1
+            if time.monotonic() - started >= wait:
+                break
+            time.sleep(poll)
+            tip = _tip(rpc, slots, commitment)
+        refetched = check_links(results, kept, header=lambda slot: _header(rpc, slot, commitment),
+                                fetch=lambda slot: _fetched(rpc, slot, store, commitment))
+        if refetched:
+            show(f"csi: ledger slots {slots}: {refetched} kept blocks were not the node's chain's: fetched again",
+                 1.0, True)
+        if not results:
+            show(f"csi: ledger slots {slots}: no block in the slots read", 1.0, True)
+    blocks = [block_from_result(slot, result, source=f"slot {slot} from {rpc.shown}")
+              for slot, result in sorted(results.items()) if result is not None]
+    read = SlotRange(slots.first, read_to) if read_to >= slots.first else None
+    return FetchedSlice(blocks, slots, read, tip)
 
 
-def _block_result(rpc: _Rpc, slot: int, cache_dir: Path | None, commitment: str) -> tuple[Any, bool]:
-    """(getBlock result or None for a skipped slot, whether it came from the cache)."""
-    if cache_dir is not None:
-        kept = cache_dir / f"{slot}.json"
-        if (cache_dir / f"{slot}.skipped").exists():
-            return None, True
-        if kept.exists():
-            try:
-                return loads(kept.read_text(encoding="utf-8")), True
-            except (OSError, JsonError, ValueError):
-                kept.unlink(missing_ok=True)  # a damaged cache entry is fetched again
-    config = {"encoding": "base64", "transactionDetails": "full", "maxSupportedTransactionVersion": 0,
-              "rewards": False, "commitment": commitment}
+def _show_progress(show: Callable[..., None], slots: SlotRange, results: dict[int, Any], counts: dict[str, int],
+                   started: float, slot: int, *, final: bool) -> None:
+    """A line of the read so far; its fraction is of the slots (a line per 10% of them in a log)."""
+    skipped = sum(1 for result in results.values() if result is None)
+    rate = len(results) / max(time.monotonic() - started, 1e-9)
+    show(f"csi: ledger slots {slots}: {len(results)}/{counts['listed']} blocks ({counts['cached']} cached, "
+         f"{skipped} skipped), {counts['transactions']} transactions, {rate:.1f} blocks/s",
+         (slot - slots.first + 1) / len(slots), final)
+
+
+def _chain_cache(rpc: _Rpc, root: Path | None, show: Callable[..., None]) -> BlockCache:
+    """The cache folder of the node's chain under `root` (none without a root, or when the node does not say its
+    genesis hash: blocks of two chains must never share a folder)."""
+    if root is None:
+        return BlockCache(None)
+    genesis, error = rpc.call("getGenesisHash", [], where="the chain's genesis hash")
+    if error is not None or not isinstance(genesis, str) or not genesis:
+        show(f"csi: {rpc.shown} does not say its genesis hash (getGenesisHash): its blocks are not kept", 0.0, True)
+        return BlockCache(None)
+    return BlockCache.of_chain(root, genesis)
+
+
+def _tip(rpc: _Rpc, slots: SlotRange, commitment: str) -> int:
+    tip, error = rpc.call("getSlot", [{"commitment": commitment}], where=f"slots {slots}")
+    if error is not None or type(tip) is not int:
+        what = f"{error.get('message')} (code {error.get('code')})" if error is not None else "no slot"
+        raise IngestError(f"getSlot failed: {what}", source=f"slots {slots} from {rpc.shown}")
+    return tip
+
+
+def _listed(rpc: _Rpc, slots: SlotRange, commitment: str) -> list[int]:
+    listed, error = rpc.call("getBlocks", [slots.first, slots.last, {"commitment": commitment}], where=f"slots {slots}")
+    if error is not None:
+        raise IngestError(f"getBlocks failed: {error.get('message')} (code {error.get('code')})",
+                          source=f"slots {slots} from {rpc.shown}")
+    if not isinstance(listed, list) or not all(type(s) is int and slots.first <= s <= slots.last for s in listed):
+        raise IngestError("getBlocks answered something other than slots of the range",
+                          source=f"slots {slots} from {rpc.shown}")
+    return sorted(set(listed))
+
+
+_BLOCK = {"encoding": "base64", "transactionDetails": "full", "maxSupportedTransactionVersion": 0, "rewards": False}
+
+
+def _fetched(rpc: _Rpc, slot: int, store: BlockCache, commitment: str) -> Any:
+    """The node's getBlock result of a slot (None for a skipped one), kept in `store`."""
+    result = _get_block(rpc, slot, {**_BLOCK, "commitment": commitment})
+    store.put(slot, result)
+    return result
+
+
+def _header(rpc: _Rpc, slot: int, commitment: str) -> Any:
+    """The node's block of a slot without its transactions (None for a skipped one): what a kept block is held to."""
+    return _get_block(rpc, slot, {"transactionDetails": "none", "rewards": False, "maxSupportedTransactionVersion": 0,
+                                  "commitment": commitment})
+
+
+def _get_block(rpc: _Rpc, slot: int, config: dict[str, Any]) -> Any:
     result, error = rpc.call("getBlock", [slot, config], where=f"slot {slot}")
     if error is not None and error.get("code") not in SKIPPED_CODES:
         raise IngestError(f"getBlock failed: {error.get('message')} (code {error.get('code')})",
                           source=f"slot {slot} from {rpc.shown}")
     if error is None and not isinstance(result, dict):
         raise IngestError("getBlock answered no block", source=f"slot {slot} from {rpc.shown}")
-    if cache_dir is not None:
-        write_atomic(cache_dir / (f"{slot}.skipped" if error is not None else f"{slot}.json"),
-                     "" if error is not None else dumps(result))
-    return (None if error is not None else result), False
+    return None if error is not None else result

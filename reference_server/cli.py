@@ -4,7 +4,6 @@ mock indexer, and its ledgers as files."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import errno
 import os
 import re
@@ -15,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from ledger_ingest import LedgerSource
+from ledger_ingest.sources import DEFAULT_WAIT
 from reference_server.export import export_document, export_scenario, write_export
 from reference_server.generate import generate_scenario
 from reference_server.ingest import ingest_source
@@ -81,7 +81,7 @@ def _serve(args: argparse.Namespace) -> int:
     sock = _bind(args.host, args.port)
     try:
         if source is not None:
-            built = ingest_source(source)
+            built = ingest_source(source, partial=True)  # a slice the node has not reached: what it read
             ledger, what = built.ledger, f"{built.source} ({len(built.ledger.transactions)} transactions)"
         else:
             ledger, what = load_scenario(args.scenario), f"scenario {args.scenario!r}"
@@ -149,8 +149,15 @@ def _add_ledger_source(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ledger", metavar="SOURCE", help="a ledger source in one string: file:PATH[,PATH…], "
                                                          "URL#slots=A..B or chain:DIR")
     group.add_argument("--ledger-cache", type=Path, metavar="DIR",
-                       help="where fetched blocks are kept, so an interrupted fetch resumes "
+                       help="where fetched blocks are kept, a folder per chain (its genesis hash), each block checked "
+                            "against the node's blockhash chain before use, so an interrupted fetch resumes "
                             "(default: $CSI_LEDGER_CACHE, else ~/.cache/csi/ledger)")
+    group.add_argument("--no-ledger-cache", action="store_true",
+                       help="fetch every block from the node: keep none, read none kept")
+    group.add_argument("--ledger-wait", type=float, metavar="S", default=DEFAULT_WAIT,
+                       help="seconds the read follows a node whose tip has not reached the last of --slots "
+                            f"(default {DEFAULT_WAIT:g}); then the slots read are served, and the start-up line "
+                            "names them")
 
 
 def _ledger_source(args: argparse.Namespace) -> LedgerSource | None:
@@ -173,4 +180,8 @@ def _ledger_source(args: argparse.Namespace) -> LedgerSource | None:
             return None
     except ValueError as exc:
         raise UsageError(f"{named[0]}: {exc}") from None
-    return dataclasses.replace(source, cache=args.ledger_cache) if args.ledger_cache else source
+    if args.ledger_cache and args.no_ledger_cache:
+        raise UsageError("--ledger-cache names where blocks are kept, --no-ledger-cache keeps none: give one")
+    if not args.ledger_wait > 0:
+        raise UsageError(f"--ledger-wait must be more than 0 seconds, got {args.ledger_wait:g}")
+    return source.fetched_with(cache=args.ledger_cache, cached=not args.no_ledger_cache, wait=args.ledger_wait)

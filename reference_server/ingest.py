@@ -2,8 +2,10 @@
 
 The source is a `ledger_ingest.LedgerSource`: files or folders of `getTransaction` / `getBlock`
 results, or the blocks of a slice of a Solana JSON-RPC endpoint, kept in the source's cache folder
-(default: `$CSI_LEDGER_CACHE`, else a folder per endpoint under `~/.cache/csi/ledger`) so an
+(default: `$CSI_LEDGER_CACHE`, else `~/.cache/csi/ledger`; a folder per chain in it) so an
 interrupted fetch resumes, or a chain generated with Light's programs (its blocks are files too).
+A slice the node has not reached by the deadline is `LedgerNotReached`, unless the caller takes
+what was read (`csi serve`, which then says the slots it holds).
 
 Every source is read and decoded before anything is applied; the blocks are applied in slot
 order in one batch, and any error (`IngestError`, or a transaction the ledger refuses) is raised
@@ -12,15 +14,14 @@ before a ledger exists, never a half-built one.
 
 from __future__ import annotations
 
-import hashlib
-import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from ledger_crypto import b58encode
-from ledger_ingest import Block, IngestError, LedgerSource, fetch_blocks, read_paths, redact_url
-from ledger_ingest.sources import progress_printer
+from ledger_ingest import Block, IngestError, LedgerSource, read_paths
+from ledger_ingest.block_cache import default_cache_root
+from ledger_ingest.sources import FetchedSlice, LedgerNotReached, fetch_slice, progress_printer
 from reference_server.ledger_native import NativeLedger
 from reference_server.scenario import Scenario
 from schema.errors import ConfigError
@@ -44,21 +45,18 @@ def ledger_from_blocks(blocks: Iterable[Block], ledger: NativeLedger | None = No
     return ledger
 
 
-def default_cache(url: str) -> Path:
-    """Where the blocks fetched from `url` are kept: one folder per endpoint, its key left out."""
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    base = os.environ.get("CSI_LEDGER_CACHE") or cache_home / "csi" / "ledger"
-    return Path(base) / hashlib.sha256(redact_url(url).encode()).hexdigest()[:16]
-
-
-def ingest_source(source: LedgerSource, *, progress: Callable[..., None] | None = None) -> Scenario:
-    """The scenario (ledger, no named keys) a ledger source builds; ConfigError when it cannot."""
+def ingest_source(source: LedgerSource, *, progress: Callable[..., None] | None = None,
+                  partial: bool = False) -> Scenario:
+    """The scenario (ledger, no named keys) a ledger source builds; ConfigError when it cannot. A slice the node
+    had not reached by the deadline is `LedgerNotReached`, or with `partial` the slots read, said in its label."""
     label = source.describe()
     try:
         if source.kind == "rpc":
-            url = source.url or ""
-            blocks = fetch_blocks(url, source.slots, cache_dir=source.cache or default_cache(url),
+            fetched = fetch_slice(source.url or "", source.slots, wait=source.wait,
+                                  cache=(source.cache or default_cache_root()) if source.cached else None,
                                   progress=progress or progress_printer())
+            label = _short_label(fetched, source, partial)
+            blocks = fetched.blocks
         else:
             blocks = _read_each(source.paths)
         ledger = ledger_from_blocks(blocks)
@@ -67,6 +65,19 @@ def ingest_source(source: LedgerSource, *, progress: Callable[..., None] | None 
             raise
         raise ConfigError(str(exc) if isinstance(exc, IngestError) else f"{label}: {exc}") from None
     return Scenario(ledger, label)
+
+
+def _short_label(fetched: FetchedSlice, source: LedgerSource, partial: bool) -> str:
+    """The label of what was read: the source's, or, for a slice the node had not reached, the slots really held
+    (with `partial`), else `LedgerNotReached`."""
+    if fetched.complete:
+        return source.describe()
+    if not partial:
+        raise LedgerNotReached(f"{fetched.shortfall(source.wait)} (of {source.describe()}): give --slots the node "
+                               "has produced, or a longer --ledger-wait")
+    held = f"slots {fetched.read}" if fetched.read is not None else "no slot"
+    return (f"{source.describe().replace(f'slots {source.slots}', held)} (asked {source.slots}; the node's tip "
+            f"was at {fetched.tip} after {source.wait:g} s)")
 
 
 def _read_each(paths: Sequence[Any]) -> list[Block]:

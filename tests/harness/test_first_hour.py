@@ -53,8 +53,8 @@ def test_fail_on_skip_passes_a_clean_target_and_names_what_examined_nothing(tmp_
     (["--max-requests", "0"], "csi: --max-requests: must be a whole number of 1 or more, got '0'"),
     (["--max-requests", "-5"], "csi: --max-requests: must be a whole number of 1 or more, got '-5'"),
     (["--timeout", "0"], "csi: --timeout: must be more than 0 seconds, got '0'"),
-    (["--ledger-rpc", "http://127.0.0.1:9/", "--slots", "1..2"], "csi: slots 1..2 from http://127.0.0.1:9/: getBlocks "
-                                                                 "failed"),
+    (["--ledger-rpc", "http://127.0.0.1:9/", "--slots", "1..2"], "csi: the chain's genesis hash from "
+                                                                 "http://127.0.0.1:9/: getGenesisHash failed"),
 ])
 def test_a_run_that_cannot_start_is_one_line_exit_2_and_still_writes_its_reports(argv: list[str], says: str,
                                                                                   tmp_path: Path) -> None:

@@ -24,6 +24,8 @@ INPUTS = [
      "--max-requests", "500", "--fail-on", "warn", "--shard", "2/3", "--report-dir", "out"],
     ["--scenario", "default", "--api-key", "k-123", "--fail-on", "skip"],
     ["--ledger-rpc", "https://rpc.example/?api-key=secret", "--slots", "10..20"],
+    ["--ledger-rpc", "https://rpc.example/", "--slots", "10..20", "--ledger-cache", "blocks", "--ledger-wait", "5"],
+    ["--ledger", "https://rpc.example/#slots=10..20", "--no-ledger-cache"],
     [],
 ]
 
@@ -37,7 +39,7 @@ def _plugin(pytester: pytest.Pytester, argv: list[str]) -> RunOptions:
     return options_from_config(config)
 
 
-@pytest.mark.parametrize("argv", INPUTS, ids=["most", "scenario", "ledger", "none"])
+@pytest.mark.parametrize("argv", INPUTS, ids=["most", "scenario", "ledger", "ledger-cache", "no-ledger-cache", "none"])
 def test_the_cli_and_the_plugin_build_the_same_options(argv: list[str], pytester: pytest.Pytester,
                                                         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("CSI_API_KEY", raising=False)
@@ -63,6 +65,19 @@ def test_values_are_read_exactly(tmp_path: Path) -> None:
     ledger = _cli(INPUTS[2], tmp_path).ledger
     assert ledger == LedgerSource.rpc("https://rpc.example/?api-key=secret", "10..20")
     assert "secret" not in str(ledger) and "secret" not in ledger.describe()
+    kept = _cli(INPUTS[3], tmp_path).ledger
+    assert (kept.cache, kept.cached, kept.wait) == (Path("blocks"), True, 5.0)
+    fresh = _cli(INPUTS[4], tmp_path).ledger
+    assert (fresh.kind, fresh.cache, fresh.cached) == ("rpc", None, False)
+
+
+def test_the_ledger_cache_options_live_in_a_config_file_too(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "csi.toml").write_text('[run]\nledger-rpc = "https://rpc.example/"\nslots = "1..2"\n'
+                                       'no-ledger-cache = true\nledger-wait = 30\n')
+    ledger = RunOptions.from_inputs({}, env={}, cwd=tmp_path).ledger
+    assert (ledger.cached, ledger.wait) == (False, 30.0)
+    assert RunOptions.from_inputs({"no-ledger-cache": False}, env={}, cwd=tmp_path).ledger.cached
 
 
 @pytest.mark.parametrize(("argv", "named"), [
@@ -73,6 +88,8 @@ def test_values_are_read_exactly(tmp_path: Path) -> None:
     (["--target", "indexer.example"], "--target"), (["--keys", "no-such.yaml"], "--keys"),
     (["--slots", "5..1", "--ledger-rpc", "https://rpc.example/"], "--slots"),
     (["--ledger-rpc", "https://rpc.example/"], "--ledger-rpc and --slots go together"),
+    (["--ledger-wait", "0"], "--ledger-wait"),
+    (["--ledger-cache", "d", "--no-ledger-cache"], "--ledger-cache names where blocks are kept"),
 ])
 def test_a_value_that_cannot_work_is_one_usage_error_naming_its_option(argv: list[str], named: str,
                                                                         tmp_path: Path) -> None:

@@ -84,3 +84,68 @@ def test_a_target_that_indexed_a_transaction_twice_fails(stub_url: str, tmp_path
     code, report, output = csi_run(target_ledger(twice=TRANSFER_2), stub_url, tmp_path, "--only", "differential")
     assert code == 1, output[-3000:]
     assert "differential.generated" in failed_checks(report)
+
+
+REAL_BLOCK = TRANSACTIONS.parents[1] / "blocks" / "get_lanon_voting_signatures" / "270893658"
+
+
+def test_a_target_that_indexed_another_ledger_is_a_set_up_error(stub_url: str, tmp_path: Path) -> None:
+    """An indexer of another ledger (a mainnet block without compression) judged against the slice: the kit asks
+    it a few of the slice's transactions first, and a target that knows none of them ends the run at once (exit
+    3, one line asking whether it indexed this ledger), not as dozens of FAILs."""
+    other = ledger_from_blocks(read_paths([REAL_BLOCK]))
+    code, report, output = csi_run(other, stub_url, tmp_path)
+    assert code == 3, output[-3000:]
+    said = report["precondition"]
+    assert said.startswith("the target knows none of the 4 transactions of the ledger http://127.0.0.1:")
+    assert said.endswith("its getIndexerSlot is 270893658): did it index this ledger?") and "\n" not in said
+    assert report["findings"] == [] and failed_checks(report) == set()
+
+
+def test_a_solana_node_given_as_the_target_is_named_as_a_wrong_url(tmp_path: Path) -> None:
+    """The likeliest mix-up of a set-up with two URLs: the node's URL as the target. Its "Method not found" to
+    getIndexerSlot ends the run before any check (exit 3), with the question the HTML-page case asks, and none of
+    the false things the checks said of it ("Target says it is stale", an api-key "refused")."""
+    with stub_solana_rpc({}) as (url, _):
+        done = subprocess.run([str(CSI), "run", "--target", url, "--report-dir", str(tmp_path / "report")],
+                              capture_output=True, text=True, timeout=600)
+    output = done.stdout + done.stderr
+    assert done.returncode == 3, output[-3000:]
+    report = json.loads((tmp_path / "report" / "report.json").read_text(encoding="utf-8"))
+    assert report["precondition"] == (
+        'getIndexerSlot is not a method there (error -32601 "Method not found"), and it answers getVersion as a '
+        f"Solana node does (solana-core 2.1.0): is {url} the indexer's JSON-RPC URL?")
+    assert report["findings"] == [] and "stale" not in output.lower() and "refused" not in output.lower()
+
+
+def test_a_slice_past_the_nodes_tip_is_inconclusive_saying_how_far_it_was_read(tmp_path: Path) -> None:
+    """`csi run --ledger-rpc` over slots the node has not produced by the deadline (--ledger-wait): exit 3, the
+    slots read said, no check run against a ledger that is not the one asked for."""
+    results = [loads(p.read_text(encoding="utf-8")) for p in sorted(TRANSACTIONS.iterdir())]
+    with stub_solana_rpc(blocks_from_transactions(results), tip=42) as (node, _):
+        code, report, output = csi_run(target_ledger(), node, tmp_path, "--ledger-wait", "0.2")
+    assert code == 3, output[-3000:]
+    assert "read only slots 38..42" in report["precondition"] and "--ledger-wait" in report["precondition"]
+    assert "csi: slots 38..45: the node's tip was at slot 42" in output and report["checks"] == []
+
+
+def test_serve_over_a_slice_past_the_tip_says_the_slots_it_holds(tmp_path: Path) -> None:
+    """`csi serve --ledger-rpc … --slots A..B` over a node that has not produced B: after --ledger-wait it serves
+    what it read and its start-up line names the slots it really holds, never the whole range."""
+    results = [loads(p.read_text(encoding="utf-8")) for p in sorted(TRANSACTIONS.iterdir())]
+    env = {**os.environ, "CSI_LEDGER_CACHE": str(tmp_path / "cache"), "CSI_PROVER": "none"}
+    with stub_solana_rpc(blocks_from_transactions(results), tip=42) as (node, _):
+        server = subprocess.Popen([str(CSI), "serve", "--ledger-rpc", node, "--slots", SLOTS, "--ledger-wait",
+                                   "0.2", "--port", "0"], stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            lines = []
+            for line in server.stderr:
+                lines.append(line)
+                if line.startswith("csi serve: ledger") or "Traceback" in line:
+                    break
+        finally:
+            server.terminate()
+            server.wait(timeout=60)
+    assert lines[-1].startswith(f"csi serve: ledger slots 38..42 of {node} (asked 38..45; the node's tip was at "
+                                "42 after 0.2 s) (3 transactions) on http://127.0.0.1:"), "".join(lines)
+    assert any("the node is at slot 42, before 45: following it (up to 0.2 s" in line for line in lines)
