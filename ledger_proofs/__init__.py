@@ -2,5 +2,5 @@
 
 A layer of its own, used by the reference server (to serve real proofs) and by the harness (to
 verify them). It may import `ledger_crypto` and `schema`, never `harness` or `reference_server`.
-See ../shared/design/real-proofs.md.
+See docs/real-proofs.md.
 """

@@ -73,7 +73,7 @@ def parse_vkey(name: str, text: str) -> VerifyingKey:
 
 @cache
 def verifying_key(circuit_name: str) -> VerifyingKey:
-    """The published key of a circuit, shipped in `ledger_proofs/vkeys/` (see its SOURCE.md)."""
+    """The published key of a circuit, shipped in `ledger_proofs/vkeys/` (see `ledger_proofs/vkeys/SOURCE.md`)."""
     path = resources.files("ledger_proofs") / "vkeys" / f"{circuit_name}.vkey"
     return parse_vkey(circuit_name, path.read_text(encoding="ascii"))
 

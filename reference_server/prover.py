@@ -262,7 +262,7 @@ def start_prover(choice: str | None = None, *, say: Callable[[str], None] | None
         say(f"light prover {manifest()['version']} on {running.url} (already running in this process)")
         return running.url
     say(f"starting the light prover {manifest()['version']} ({installation.binary.name}): it loads the keys of all "
-        "15 circuits, which takes 15 to 45 s")
+        "15 circuits: about 15 s on an idle machine, a minute or more on a busy one")
     prover = shared_prover(installation)
     say(f"light prover {manifest()['version']} on {prover.url} ({installation.binary.name}, all 15 circuits), "
         f"started in {prover.started_in:.1f} s")

@@ -59,7 +59,7 @@ class Basis(StrEnum):
     JSON_RPC = "json-rpc"  # JSON-RPC 2.0 or HTTP convention the spec does not restate (a SHOULD)
     OBSERVED = "observed"  # what the most used indexer does where the spec is silent
     AMBIGUITY = "ambiguity"  # one reading of a point the spec leaves open
-    LEDGER = "ledger"  # how the ledger hashes, trees and proves (ledger-facts.md), not the spec text
+    LEDGER = "ledger"  # how the ledger hashes, trees and proves (docs/ledger-facts.md), not the spec text
     KIT = "kit"  # the kit's own error: never a rule the target broke
 
     @property
@@ -73,7 +73,7 @@ _BASIS_LABELS = {
     Basis.JSON_RPC: "JSON-RPC 2.0 / HTTP convention (not stated by the spec)",
     Basis.OBSERVED: "observed practice of the most used indexer (not stated by the spec)",
     Basis.AMBIGUITY: "one reading of a point the spec leaves open",
-    Basis.LEDGER: "the ledger's hashing, tree and proof rules (ledger-facts.md, not the spec text)",
+    Basis.LEDGER: "the ledger's hashing, tree and proof rules (docs/ledger-facts.md, not the spec text)",
     Basis.KIT: "an error of the kit itself (not a finding about the target)",
 }
 
@@ -196,6 +196,10 @@ class BaselineEntry:
                 and self.title in (None, finding.title))
 
 
+OWNED_ELSEWHERE = "its work belongs to other shards of this split run (--shard): their reports have it"
+"""Why a check is N/A in a shard that owns none of its work."""
+
+
 @dataclass
 class CheckResult:
     """Everything one check produced; its status is the worst of its findings."""
@@ -223,6 +227,9 @@ class CheckResult:
     unreached: list[str] = field(default_factory=list)
     """What the check could not reach after examining some of its work (a count needing more accounts
     than discovered, a list longer than its bound): a PASS with these is partial, and every report says so."""
+    other_shards: bool = False
+    """Part of the check's work belongs to other shards of a split run (`--shard`): what it did not examine
+    here, another shard may have, so only the merged report can say the check examined nothing."""
 
     @property
     def examined_total(self) -> int:
@@ -236,7 +243,12 @@ class CheckResult:
             return Status.SKIP  # cut short: what did not run cannot count as a pass
         if self.examined_total:
             return Status.PASS
-        return Status.NOT_APPLICABLE if self.not_applicable else Status.SKIP
+        return Status.NOT_APPLICABLE if self.not_applicable or self.owned_elsewhere else Status.SKIP
+
+    @property
+    def owned_elsewhere(self) -> bool:
+        """Every unit of the check's work belongs to another shard: this shard had none of it to do."""
+        return self.other_shards and not self.runs
 
     @property
     def not_reached(self) -> list[str]:
@@ -255,7 +267,7 @@ class CheckResult:
     def skip_reason(self) -> str | None:
         """Why the check examined nothing: why it could not apply (N/A), or what kept it from its work (SKIP)."""
         if self.status is Status.NOT_APPLICABLE:
-            return self.not_applicable
+            return self.not_applicable or OWNED_ELSEWHERE
         if self.status is not Status.SKIP:
             return None
         reasons = sorted(set(self.skipped)) + ([self.incomplete] if self.incomplete else [])
@@ -325,10 +337,11 @@ class RunResult:
         return not self.blocking(threshold)
 
     def unexamined(self, threshold: Status = Status.FAIL) -> list[CheckResult]:
-        """Under a SKIP threshold, the checks that could have applied and examined nothing; else none."""
+        """Under a SKIP threshold, the checks that could have applied and examined nothing; else none. A
+        shard leaves out the checks with work in other shards: only their merged report can tell."""
         if threshold is not Status.SKIP:
             return []
-        return [check for check in self.checks if check.status is Status.SKIP]
+        return [check for check in self.checks if check.status is Status.SKIP and not check.other_shards]
 
     def exit_code(self, threshold: Status = Status.FAIL) -> int:
         """What `csi run` (and `csi report merge`, and the pytest plugin) ends with.

@@ -3,7 +3,9 @@
 The owner of a unit is a hash of its name, so the split depends only on the unit and the shard
 count: the same on every machine, for every seed, whatever order the workers start in. Discovery
 runs in every shard (each needs the keys), and the answer checks judge whatever answers a shard
-gets; `csi report merge` joins the shards' reports and removes the duplicates.
+gets. A check with work in other shards is marked so (`CheckResult.other_shards`): N/A in a shard that owns
+none of it, and never "examined nothing" for a shard's `--fail-on skip`, which only the merged report can
+judge. `csi report merge` joins the shards' reports and removes the duplicates.
 """
 
 from __future__ import annotations

@@ -33,7 +33,6 @@ from harness.core.events import (
 from harness.core.model import CheckResult, Finding, RunResult, Status
 from harness.core.registry import FAMILIES
 from harness.report.findings import KIT_ERROR_NOTE, shown, verdict_counts, verdict_reasons
-from harness.report.json_report import gate_summary
 from harness.report.values import one_line
 
 __all__ = ["LOG_WIDTH", "STYLES", "ConsoleReporter", "stdout_console", "summary_table"]
@@ -144,15 +143,15 @@ class ConsoleReporter:
         self._print_partial(result)
         self._print_baseline(result)
         self._print_inconclusive(result)
-        verdict = gate_summary(result, self.gate)
         word = result.verdict(self.gate)
         threshold = f"Threshold {self.gate.value} (--fail-on)"
-        if verdict["passed"] and word == "inconclusive":
+        blocking = len(result.blocking(self.gate))
+        if not blocking and word == "inconclusive":
             line = Text(f"{threshold}: no finding at or above it, but the run is inconclusive", style="bold yellow")
-        elif verdict["passed"]:
+        elif not blocking:
             line = Text(f"{threshold}: no finding at or above it", style="bold green")
         else:
-            line = Text(f"{threshold}: {verdict['blocking']} finding(s) at or above it", style="bold red")
+            line = Text(f"{threshold}: {blocking} finding(s) at or above it", style="bold red")
         self.console.print(line)
         self.console.print(Text(f"Verdict: {word.upper()} (exit {result.exit_code(self.gate)}): "
                                 f"{verdict_counts(result, self.gate)}", style=VERDICT_STYLES[word]), soft_wrap=True)

@@ -148,8 +148,8 @@ def counts_line(result: RunResult) -> str:
 
 
 def skip_reason(check: CheckResult) -> str | None:
-    """Why a SKIP or N/A check examined nothing: `not run` when it never ran (not selected here, another
-    shard's, or the run ended first), else the reason the engine recorded. None for any other status."""
+    """Why a SKIP or N/A check examined nothing: `not run` when it never ran (the run ended first), else the
+    reason the engine recorded (for a check another shard owns, that it does). None for any other status."""
     if check.status is Status.NOT_APPLICABLE:
         return check.skip_reason
     if check.status is not Status.SKIP:

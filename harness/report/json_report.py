@@ -19,8 +19,9 @@ from schema import jsonio
 
 __all__ = ["FORMAT_VERSION", "REPORT_NAME", "TOOL_NAME", "gate_summary", "to_json", "tool_version", "write_json"]
 
-FORMAT_VERSION = 2
-"""Raised when a field changes meaning or disappears; adding a field keeps the version."""
+FORMAT_VERSION = 3
+"""Raised when a field changes meaning or disappears; adding a field keeps the version. 3: `gate.passed` is
+true only for a run that passed its gate (exit code 0), no longer for any run without a blocking finding."""
 TOOL_NAME = "csi-conformance"
 REPORT_NAME = "report.json"
 _EXCHANGE_DEPTH = jsonio.MAX_DEPTH - 3
@@ -36,10 +37,11 @@ def tool_version() -> str:
 
 
 def gate_summary(result: RunResult, threshold: Status = Status.FAIL) -> dict[str, Any]:
-    """The CI verdict: passed when no finding outside the baseline is at or above `threshold`, how many
-    are, the verdict (conformant / not conformant / inconclusive) and the exit code `csi run` ends with."""
-    return {"threshold": threshold.value, "passed": result.gate(threshold), "blocking": len(result.blocking(threshold)),
-            "verdict": result.verdict(threshold), "exit_code": result.exit_code(threshold),
+    """The CI verdict: passed only when the run passed its gate (conformant, exit code 0: never for a run not
+    run, inconclusive or interrupted), how many findings block, the verdict and the exit code `csi run` ends with."""
+    code = result.exit_code(threshold)
+    return {"threshold": threshold.value, "passed": code == 0, "blocking": len(result.blocking(threshold)),
+            "verdict": result.verdict(threshold), "exit_code": code,
             "kit_errors": len(result.kit_errors())}
 
 
@@ -99,6 +101,8 @@ def _check(check: CheckResult) -> dict[str, Any]:
         "status": check.status.value,
         "runs": check.runs,
         "skip_reason": skip_reason(check),
+        "skips": sorted(set(check.skipped)),
+        "other_shards": check.other_shards,
         "not_reached": check.not_reached,
         "methods": sorted(check.methods),
         "examined": dict(sorted(check.examined.items())),

@@ -3,9 +3,11 @@
 Each shard's `report.json` is read back into a `RunResult`; the shards must describe the same
 target, seed, profile, spec version and scenario. Checks merge by id (the same fault in several
 shards is one finding whose occurrences add up; runs and what was examined add up: a check that
-examined something anywhere without a finding passes), keys and ambiguity observations are added
-up. The merged run gates like `csi run`: a missing shard, or a shard that was interrupted, stopped
-asking or was itself inconclusive, makes it inconclusive (exit code 3), with the reason said.
+examined something anywhere without a finding passes, and is partial only where a shard said what
+it could not reach; what a shard left to the others, its `other_shards` checks, is not "examined
+nothing"), keys and ambiguity observations are added up. The merged run gates like `csi run`: a
+missing shard, or a shard that was interrupted, stopped asking or was itself inconclusive, makes it
+inconclusive (exit code 3), with the reason said.
 """
 
 from __future__ import annotations
@@ -58,15 +60,17 @@ def _result(data: dict[str, Any]) -> RunResult:
             examples=tuple(item.get("examples", ()))))
     checks = []
     for item in data["checks"]:
-        skipped = [item["skip_reason"]] if item["status"] == Status.SKIP.value and item["skip_reason"] else []
-        not_applicable = item["skip_reason"] if item["status"] == Status.NOT_APPLICABLE.value else None
+        owned_elsewhere = item["other_shards"] and not item["runs"]
+        not_applicable = (item["skip_reason"] if item["status"] == Status.NOT_APPLICABLE.value and not owned_elsewhere
+                          else None)
         checks.append(CheckResult(item["id"], item["family"], tuple(item["clauses"]),
                                   item["description"], findings=findings.get(item["id"], []), runs=item["runs"],
-                                  skipped=skipped, methods=set(item["methods"]),
+                                  skipped=list(item["skips"]), methods=set(item["methods"]),
                                   incomplete=item.get("incomplete"), examined=dict(item.get("examined", {})),
                                   examined_methods=set(item.get("examined_methods", ())),
                                   basis=Basis(item.get("basis", Basis.SPEC.value)), not_applicable=not_applicable,
-                                  unreached=list(item.get("not_reached", ()))))
+                                  unreached=[text for text in item["not_reached"] if text not in item["skips"]],
+                                  other_shards=item["other_shards"]))
     observations = [Observation(o["ambiguity"], o["clause"], o["question"], o["observed_practice"],
                                 dict(o["counts"]), o["answers"], o.get("reason")) for o in data["observations"]]
     return RunResult(target=data["target"], profile=data["profile"], seed=data["seed"],
@@ -143,7 +147,7 @@ def _merge_checks(results: Sequence[RunResult]) -> list[CheckResult]:
         for check in result.checks:
             into = merged.setdefault(check.check_id, CheckResult(check.check_id, check.family, check.clauses,
                                                                  check.description, basis=check.basis))
-            into.runs += check.runs
+            into.runs += check.runs  # the merged check is whole: `other_shards` stays False
             into.skipped += check.skipped
             into.methods |= check.methods
             into.incomplete = into.incomplete or check.incomplete

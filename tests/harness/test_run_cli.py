@@ -57,3 +57,23 @@ def test_unreachable_target_exits_3_after_one_request_with_a_report(tmp_path: Pa
                                   ["--keys", "missing.yaml"]])
 def test_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
     assert _csi("run", "--target", "http://127.0.0.1:9", *args, cwd=tmp_path).returncode == 2
+
+
+def test_gate_passed_only_for_a_run_that_passed_its_gate(tmp_path: Path) -> None:
+    """`gate.passed` is what a CI script reads: true for a conformant run only, never for one that was not run,
+    inconclusive or failed (interrupted: tests/harness/test_interrupt.py)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    variant = next(v for v in VARIANTS if v.name == "balance-off-by-one")
+    with serving(None) as clean, serving(variant) as broken:
+        runs = {"conformant": ["--target", clean, "--only", "health"],
+                "not conformant": ["--target", broken, "--only", "consistency.balance-by-owner"],
+                "inconclusive": ["--target", closed, "--timeout", "2"],
+                "not run": ["--target", clean, "--max-requests", "0"]}
+        codes = {verdict: _csi("run", *args, "--report-dir", verdict, cwd=tmp_path).returncode
+                 for verdict, args in runs.items()}
+    assert codes == {"conformant": 0, "not conformant": 1, "inconclusive": 3, "not run": 2}
+    for verdict in runs:
+        gate = json.loads((tmp_path / verdict / "report.json").read_text())["gate"]
+        assert (gate["verdict"], gate["passed"]) == (verdict, verdict == "conformant"), gate

@@ -15,6 +15,7 @@ from harness.core.registry import REGISTRY
 from harness.engine.shard import Shard, parse_shard
 from harness.report.merge import load_report, merge_results
 from schema import Contract
+from tests.conftest import PROOF_CHECK
 
 from .broken import VARIANTS, serving
 
@@ -80,3 +81,22 @@ def test_merge_refuses_reports_of_different_runs(tmp_path: Path) -> None:
     partial = merge_results([load_report(tmp_path / "seed0")])
     assert any("shards 2 missing" in note for note in partial.notes)
     assert _csi("report", "merge", "no-such-dir", "-o", "x", cwd=tmp_path).returncode == 2
+
+
+def test_shards_of_a_clean_target_pass_fail_on_skip_and_merge_into_the_whole_run(tmp_path: Path) -> None:
+    """A check whose work another shard owns is not one that examined nothing: each shard of the bundled
+    reference passes `--fail-on skip`, and the merge has the unsharded run's statuses and partial marks."""
+    common = ["run", "--skip", PROOF_CHECK, "--seed", "3", "--fail-on", "skip"]
+    whole = _csi(*common, "--report-dir", "whole", cwd=tmp_path)
+    assert whole.returncode == 0, whole.stdout[-2000:]
+    for i in (1, 2):
+        shard = _csi(*common, "--shard", f"{i}/2", "--report-dir", f"s{i}", cwd=tmp_path)
+        assert shard.returncode == 0, shard.stdout[-2000:]
+    merged = _csi("report", "merge", "s1", "s2", "-o", "merged", "--fail-on", "skip", cwd=tmp_path)
+    assert merged.returncode == 0, merged.stdout[-2000:] + merged.stderr[-2000:]
+
+    def marks(name: str) -> dict[str, tuple[str, bool]]:
+        checks = json.loads((tmp_path / name / "report.json").read_text())["checks"]
+        return {c["id"]: (c["status"], c["status"] == "PASS" and bool(c["not_reached"])) for c in checks}
+
+    assert marks("merged") == marks("whole")

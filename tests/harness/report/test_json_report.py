@@ -81,7 +81,7 @@ def test_checks_and_findings_fields(result: RunResult) -> None:
     assert checks["crypto.account-hash"] == {
         "id": "crypto.account-hash", "family": "crypto", "clauses": ["2.3-R2"],
         "description": "Verifies crypto.account-hash", "basis": "spec", "basis_label": "the spec", "status": "PASS",
-        "runs": 12, "skip_reason": None, "not_reached": [],
+        "runs": 12, "skip_reason": None, "skips": [], "other_shards": False, "not_reached": [],
         "methods": ["getCompressedAccount"], "examined": {"answers": 12}, "examined_methods": ["getCompressedAccount"],
         "incomplete": None, "findings": 0}
     assert checks["envelope.id-echo"]["methods"] == ["getCompressedAccount", "getIndexerHealth", "getIndexerSlot"]

@@ -76,3 +76,36 @@ def test_a_report_read_back_keeps_na_partial_and_untold_points(contract: Contrac
     assert by_id["health.slot-behind-answers"].partial
     assert by_id["health.slot-behind-answers"].not_reached == ["getValidityProof: 8 hashes: 5 live accounts discovered"]
     assert [o.reason for o in merged.observations] == ["no token data came"]
+
+
+def test_a_check_split_across_shards_merges_into_the_whole_checks_status(contract: Contract,
+                                                                         tmp_path: Path) -> None:
+    """A shard that owns none of a check's work has it N/A, one whose part examined nothing has it SKIP without
+    failing `--fail-on skip`: the merge is the whole check, PASS, partial only where a part skipped with a reason."""
+    from harness.core.model import CheckResult
+
+    def shard(name: str, *checks: CheckResult) -> RunResult:
+        return _shard(contract, name, checks=list(checks))
+
+    elsewhere = CheckResult("health.ok", "health", ("4.2-M1",), "ok", other_shards=True)
+    whole_here = CheckResult("health.ok", "health", ("4.2-M1",), "ok", runs=1, examined={"answers": 1})
+    quiet_part = CheckResult("params.not-found", "params", ("4.1",), "nf", runs=2, other_shards=True)
+    done_part = CheckResult("params.not-found", "params", ("4.1",), "nf", runs=3, examined={"answers": 3},
+                            other_shards=True)
+    keyless_part = CheckResult("limits.page", "limits", ("4.1",), "pages", runs=1, other_shards=True,
+                               skipped=["getCompressedMintTokenHolders: no mint discovered"])
+    limit_done = CheckResult("limits.page", "limits", ("4.1",), "pages", runs=4, examined={"pages": 4},
+                             other_shards=True)
+    first = shard("1/2", elsewhere, quiet_part, keyless_part)
+    second = shard("2/2", whole_here, done_part, limit_done)
+    assert [c.status for c in first.checks] == [Status.NOT_APPLICABLE, Status.SKIP, Status.SKIP]
+    assert first.exit_code(Status.SKIP) == 0 and first.verdict(Status.SKIP) == "conformant"
+    merged = merge_results([_round_trip(first, tmp_path / "a"), _round_trip(second, tmp_path / "b")])
+    by_id = {check.check_id: check for check in merged.checks}
+    assert {name: check.status for name, check in by_id.items()} == dict.fromkeys(by_id, Status.PASS)
+    assert [name for name, check in by_id.items() if check.partial] == ["limits.page"]
+    assert by_id["limits.page"].not_reached == ["getCompressedMintTokenHolders: no mint discovered"]
+    assert merged.exit_code(Status.SKIP) == 0
+    nothing = merge_results([_round_trip(shard("1/2", quiet_part), tmp_path / "c"),
+                             _round_trip(shard("2/2", dataclasses.replace(quiet_part, runs=0)), tmp_path / "d")])
+    assert nothing.checks[0].status is Status.SKIP and nothing.exit_code(Status.SKIP) == 3
