@@ -4,17 +4,26 @@ Every call made through `CheckContext.call` is an `Answer`, and every answer is 
 to the answer checks, so a request made by any check is judged by all of them. With a
 reference (`csi run --scenario`), `CheckContext.ask_reference` puts the same request to the
 reference server; its answers are never judged, only compared with.
+
+A run's independent work (a check on one method, a discovery step) runs on worker threads, each in a
+`fork` of the context: its own handle on the target, its own random numbers and request ids (named
+after the work, so the same seed sends the same requests whatever the concurrency), and its answers
+kept until the run's own thread `absorb`s them, in the catalogue's order: the answer checks judge
+every answer there, one at a time, in the same order at any concurrency.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
+import threading
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from harness.answer import Answer
 from harness.core.events import TargetThrottled
 from harness.core.failures import CheckFailure, NotApplicable, Skip
 from harness.core.keys import Keys
@@ -23,6 +32,7 @@ from harness.core.profile import Profile
 from harness.core.values import CLIP_CHARS, clip
 from harness.target import NOT_JSON, OMIT, Exchange, Target
 from harness.target.body import parse_json
+from harness.target.gate import BudgetSpent, Halted
 from ledger_crypto import b58encode
 from schema import Contract, Method
 from schema.jsonio import dumps
@@ -38,52 +48,17 @@ STOP_AFTER = {"rate-limited": 3, "timeout": 5, "unreachable": 3}
 """Consecutive transport failures of one kind after which a run stops asking the target."""
 
 
-@dataclass(frozen=True)
-class Answer:
-    """A JSON-RPC call and what came back, with the shortcuts checks need.
+@dataclass
+class _Shared:
+    """What every fork of a run's context shares: why it stopped asking, and the streak of failures leading there."""
 
-    The shortcuts are plain attributes, worked out when the answer is made: every answer check
-    reads them, and the body they come from never changes.
-    """
-
-    method: str
-    params: Any
-    exchange: Exchange
-    body: Any = field(init=False, repr=False, compare=False)
-    """The parsed body, or None when it is not JSON."""
-    has_result: bool = field(init=False, repr=False, compare=False)
-    result: Any = field(init=False, repr=False, compare=False)
-    error: dict | None = field(init=False, repr=False, compare=False)
-    """The JSON-RPC error object, when the answer is one."""
-    value: Any = field(init=False, repr=False, compare=False)
-    """`result.value` of a state query (None when absent)."""
-    context_slot: int | None = field(init=False, repr=False, compare=False)
-    """`result.context.slot` when the answer carries an integer one."""
-    _derived: dict[Hashable, Any] = field(init=False, default_factory=dict, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        body = None if self.exchange.json is NOT_JSON else self.exchange.json
-        is_object = isinstance(body, dict)
-        result = body.get("result") if is_object else None
-        error = body.get("error") if is_object else None
-        value = result.get("value") if isinstance(result, dict) else None
-        context = result.get("context") if isinstance(result, dict) else None
-        slot = context.get("slot") if isinstance(context, dict) else None
-        for name, shortcut in (("body", body), ("has_result", is_object and "result" in body and "error" not in body),
-                               ("result", result), ("error", error if isinstance(error, dict) else None),
-                               ("value", value), ("context_slot", slot if type(slot) is int else None)):
-            object.__setattr__(self, name, shortcut)
-
-    @property
-    def status(self) -> int | None:
-        return self.exchange.status
-
-    def derived(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """`compute()`, worked out once for this answer: the answer checks that need the same value
-        derived from it (its accounts, the readings it follows) ask under the same `key`."""
-        if key not in self._derived:
-            self._derived[key] = compute()
-        return self._derived[key]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    streak: tuple[str | None, int] = (None, 0)
+    stopped: str | None = None
+    budget_spent: bool = False
+    memo_locks: dict[str, threading.Lock] = field(default_factory=dict)
+    memos: list[CheckContext] = field(default_factory=list)
+    """The forks that worked out a memo that asks the target (`once`), to be judged after every check."""
 
 
 @dataclass
@@ -104,8 +79,6 @@ class CheckContext:
     """The highest before the latest answer, so answer checks can see a slot going backwards."""
     readings_seen: dict[str, Counter] = field(default_factory=dict)
     answers_seen: dict[str, int] = field(default_factory=dict)
-    stopped: str | None = None
-    """Why the run stopped asking the target (a flood or a hang), once it has."""
     reference: Target | None = None
     """The reference server over the scenario the target loaded (`--scenario`); None without one."""
     scenario: str | None = None
@@ -123,12 +96,14 @@ class CheckContext:
     chain: Chain | None = None
     """The chain the target indexed (`--chain`), replayed into LiteSVM: the onchain checks judge its proofs there."""
     reference_partial_trees: frozenset[str] = frozenset()
+    batched_trees: frozenset[str] | None = None
+    """The batched (v2) state trees of the ledger compared over; None when no ledger is known."""
     """Trees (base58) of which the reference saw only part (a ledger slice from mid-chain): its roots, root indices
     and proof paths for them are no truth, so no comparison of them is made (and the reports say so)."""
     pending: list[CheckFailure] = field(default_factory=list)
     """Failures the running check recorded without stopping (`defer`); the engine turns them into findings."""
-    budget_spent: bool = False
-    """Whether `max_requests` ran out: what was not asked then was not examined, so the run is inconclusive."""
+    workers: Any = None
+    """The run's worker threads (`harness.engine.workers.Workers`): `call_many` sends on them; None asks in turn."""
     current: CheckResult | None = None
     """The result of the check running now (an answer check while it judges one answer): `examined` counts there."""
     current_method: str | None = None
@@ -136,11 +111,92 @@ class CheckContext:
     """The method the running check asked last: what it examined is counted there when it names no method."""
     _counter: int = 0
     _throttle_said: int = 0
-    _streak: tuple[str | None, int] = (None, 0)
+    _shared: _Shared = field(default_factory=_Shared)
+    _ids: str = "csi-"
+    _asked: list[tuple] | None = None
+    """In a fork: what it asked, judged when the run's thread absorbs it."""
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
         self.readings = self.profile.readings(self.contract)
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the run stopped asking the target (a flood or a hang), once it has."""
+        return self._shared.stopped
+
+    @property
+    def budget_spent(self) -> bool:
+        """Whether `max_requests` ran out: what was not asked then was not examined, so the run is inconclusive."""
+        return self._shared.budget_spent
+
+    # -- forks on worker threads -------------------------------------------------------
+    def fork(self, name: str, target: Target, reference: Target | None) -> CheckContext:
+        """A context for the work named `name` on a worker thread asking through `target` (and `reference`):
+        the keys, the cache and the run's stop are shared; its randomness and request ids follow from the seed
+        and `name`; what it asks is judged when `absorb`ed."""
+        twin = copy.copy(self)
+        twin.target, twin.reference, twin.notes, twin.pending, twin._asked = target, reference, [], [], []
+        twin.current = twin.current_method = twin.last_asked = None
+        twin.rng, twin._ids, twin._counter = random.Random(f"{self.seed}/{name}"), f"csi-{name}-", 0
+        return twin
+
+    def absorb(self, twin: CheckContext) -> None:
+        """Judge what a fork asked, in the order it asked, and keep its notes (on the run's own thread)."""
+        asked, twin._asked = twin._asked or [], []
+        for entry in asked:
+            self._judge(*entry)
+        self.notes += twin.notes
+
+    def once(self, key: str, compute: Callable[[CheckContext], T]) -> T:
+        """`compute(ctx)`, kept in `cache[key]`: worked out once a run by the first check that wants it, the others
+        waiting for it. It asks in a fork named after `key` (its request ids and randomness), judged after every
+        check (`memo_forks`), so which check came first changes neither the requests nor the findings."""
+        shared = self._shared
+        with shared.lock:
+            lock = shared.memo_locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self.cache:
+                twin = self.fork(key, self.target, self.reference)
+                try:
+                    self.cache[key] = compute(twin)
+                finally:
+                    with shared.lock:
+                        shared.memos.append(twin)
+            return self.cache[key]
+
+    def memo_forks(self) -> list[CheckContext]:
+        """The forks `once` asked in, by key: absorbed by the run after its checks."""
+        with self._shared.lock:
+            forks, self._shared.memos = self._shared.memos, []
+        return sorted(forks, key=lambda twin: twin._ids)
+
+    def call_many(self, calls: Sequence[tuple[str, Any]]) -> Iterator[Answer]:
+        """Independent calls, sent together on the run's workers (at most its concurrency at once), their answers
+        judged and given in the order of `calls`; one the run could no longer make raises its `Skip` there."""
+        if self.workers is None:
+            yield from (self.call(method, params) for method, params in calls)
+            return
+        ids = []
+        for _ in calls:
+            self._counter += 1
+            ids.append(f"{self._ids}{self._counter}")
+
+        def one(index: int, method: str, params: Any) -> Callable[[Target, Target | None], Any]:
+            def asked(target: Target, reference: Target | None) -> tuple[CheckContext, Answer | Skip]:
+                twin = self.fork(ids[index], target, reference)
+                try:
+                    return twin, twin.call(method, params, id=ids[index])
+                except Skip as skip:
+                    return twin, skip
+            return asked
+
+        futures = [self.workers.submit(one(index, method, params)) for index, (method, params) in enumerate(calls)]
+        for twin, answer in self.workers.results(futures):
+            self.absorb(twin)
+            if isinstance(answer, Skip):
+                raise answer
+            yield answer
 
     # -- asking the target -------------------------------------------------------------
     def call(self, method: str, params: Any = OMIT, *, id: Any = None, path_form: str = "root",
@@ -148,19 +204,36 @@ class CheckContext:
         """Send one JSON-RPC request; the answer checks judge it unless `judge` is False."""
         self._spend()
         self._counter += 1
-        request_id = f"csi-{self._counter}" if id is None else id
-        exchange = self.target.call(method, params, id=request_id, path_form=path_form)
+        request_id = f"{self._ids}{self._counter}" if id is None else id
+        exchange = self._through_gate(lambda: self.target.call(method, params, id=request_id, path_form=path_form))
         self._watch(exchange)
-        self._throttled(method, params, exchange)
         answer = Answer(method, None if params is OMIT else params, exchange)
         self.last_asked = method
+        if self._asked is None:
+            self._judge(method, params, answer, judge)
+        else:
+            self._slot_seen(answer)
+            self._asked.append((method, params, answer, judge))
+        return answer
+
+    def _judge(self, method: str | None, params: Any, answer: Answer, judge: bool | None) -> None:
+        """Hand an answer to the checks of failure bodies and (unless `judge` is False) to the answer checks;
+        `judge` None: a raw `send`, whose 4xx and 5xx answers only the checks of failure bodies judge."""
+        self._throttled(method, params, answer.exchange)
+        if judge is None:
+            if self.on_failure_body is not None and not answer.exchange.error and (answer.status or 0) >= 400:
+                # §7 gives the body of a 429 and a 500 whatever provoked it: a malformed request's too
+                self.on_failure_body(self, answer)
+            return
+        self._slot_seen(answer)
+        if judge:
+            self.on_answer(self, answer)
+
+    def _slot_seen(self, answer: Answer) -> None:
         self.previous_context_slot = self.max_context_slot
         slot = answer.context_slot
         if slot is not None and (self.max_context_slot is None or slot > self.max_context_slot):
             self.max_context_slot = slot
-        if judge:
-            self.on_answer(self, answer)
-        return answer
 
     def ask_reference(self, method: str, params: Any = OMIT, *, id: Any) -> Answer:
         """The same JSON-RPC request to the reference server; not judged, not counted against the budget."""
@@ -171,20 +244,31 @@ class CheckContext:
     def send(self, payload: Any, **kwargs: Any) -> Exchange:
         """Send a raw payload (bad JSON, a batch, no key) for envelope and transport checks."""
         self._spend()
-        exchange = self.target.send(payload, **kwargs)
+        exchange = self._through_gate(lambda: self.target.send(payload, **kwargs))
         self._watch(exchange)
-        self._throttled(exchange.method, OMIT, exchange)
-        if self.on_failure_body is not None and not exchange.error and (exchange.status or 0) >= 400:
-            # §7 gives the body of a 429 and a 500 whatever provoked it: a malformed request's too
-            self.on_failure_body(self, Answer(exchange.method or "(malformed request)", None, exchange))
+        entry = (exchange.method, OMIT, Answer(exchange.method or "(malformed request)", None, exchange), None)
+        if self._asked is None:
+            self._judge(*entry)
+        else:
+            self._asked.append(entry)
         return exchange
 
     def _spend(self) -> None:
         if self.stopped:
             raise Skip(self.stopped)
         if self.max_requests is not None and self.target.requests_sent >= self.max_requests:
-            self.budget_spent = True
+            self._shared.budget_spent = True
             raise Skip(f"request budget of {self.max_requests} spent")
+
+    def _through_gate(self, ask: Callable[[], Exchange]) -> Exchange:
+        """`ask()`; the run's gate refusing it (stopped, the budget spent while it waited) is a `Skip`."""
+        try:
+            return ask()
+        except Halted as halted:
+            raise Skip(str(halted)) from None
+        except BudgetSpent as spent:
+            self._shared.budget_spent = True
+            raise Skip(str(spent)) from None
 
     def _throttled(self, method: str | None, params: Any, exchange: Exchange) -> None:
         """The 429 answers the client retried after are answers too: §7 gives their body, so the checks of
@@ -195,18 +279,23 @@ class CheckContext:
                                               json=parse_json(throttled.body, throttled.headers.get("content-type"))[0],
                                               error=None, error_kind=None, retries=0, throttled=())
                 self.on_failure_body(self, Answer(method, None if params is OMIT else params, retried))
-        total = self.target.throttled
-        if total and total >= self._throttle_said * 10:
+        total = self.target.throttled  # counted over every thread: each power of ten is said once it is passed
+        while total and total >= max(1, self._throttle_said * 10):
             self._throttle_said = max(1, self._throttle_said * 10)
-            self.notify(TargetThrottled(total, self.target.requests_sent))
+            self.notify(TargetThrottled(self._throttle_said, self.target.requests_sent))
 
     def _watch(self, exchange: Exchange) -> None:
         """Stop asking a target that keeps failing the same way: a flood or a hang must end the run
         in bounded time, with what was found so far, not retry every remaining request."""
         kind = exchange.error_kind if exchange.error_kind in STOP_AFTER else None
-        self._streak = (kind, self._streak[1] + 1) if kind and kind == self._streak[0] else (kind, 1 if kind else 0)
-        if kind and self._streak[1] >= STOP_AFTER[kind]:
-            self.stopped = f"stopped asking: {self._streak[1]} requests in a row ended with {exchange.error}"
+        shared = self._shared
+        with shared.lock:  # exchanges are counted as they end, whichever thread asked
+            same = kind is not None and kind == shared.streak[0]
+            shared.streak = (kind, shared.streak[1] + 1 if same else int(kind is not None))
+            self.target.gate.careful = kind is not None  # a target in trouble is asked one thing at a time
+            if kind and shared.streak[1] >= STOP_AFTER[kind] and shared.stopped is None:
+                shared.stopped = f"stopped asking: {shared.streak[1]} requests in a row ended with {exchange.error}"
+                self.target.gate.halt(shared.stopped)
 
     # -- judging -----------------------------------------------------------------------
     def method(self, name: str) -> Method:

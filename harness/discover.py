@@ -3,6 +3,9 @@
 latest compression signatures -> transactions with compression info -> opened and closed
 accounts -> their owners, addresses, hashes, trees, token owners, mints and delegates -> the
 owners' live accounts. A vendor adds keys of their own with `--keys FILE` (YAML).
+
+The transactions, and then the owners' lists, are asked together (`CheckContext.call_many`) and read
+in the order asked, so the keys found are the same whatever the run's concurrency.
 """
 
 from __future__ import annotations
@@ -23,12 +26,21 @@ LIST_LIMIT = 100
 def discover(ctx: CheckContext) -> None:
     """Fill `ctx.keys` from the target; every request made here is judged like any other."""
     _signatures(ctx)
-    for signature in ctx.keys["signatures"][:MAX_TRANSACTIONS]:
-        _transaction(ctx, signature)
-    for owner in ctx.keys["owners"][:MAX_OWNERS]:
-        _owner_accounts(ctx, owner)
-    for owner in ctx.keys["token_owners"][:MAX_OWNERS]:
-        _owner_token_accounts(ctx, owner)
+    signatures = ctx.keys["signatures"][:MAX_TRANSACTIONS]
+    asked = ctx.call_many([("getTransactionWithCompressionInfo", {"signature": signature})
+                           for signature in signatures])
+    for signature, answer in zip(signatures, asked, strict=False):
+        _transaction(ctx, signature, answer.result)
+    owners, token_owners = ctx.keys["owners"][:MAX_OWNERS], ctx.keys["token_owners"][:MAX_OWNERS]
+    asked = ctx.call_many([*(("getCompressedAccountsByOwner", {"owner": owner, "limit": LIST_LIMIT})
+                             for owner in owners),
+                           *(("getCompressedTokenAccountsByOwner", {"owner": owner, "limit": LIST_LIMIT})
+                             for owner in token_owners)])
+    for index, answer in enumerate(asked):
+        if index < len(owners):
+            _owner_accounts(ctx, owners[index], answer.value)
+        else:
+            _owner_token_accounts(ctx, token_owners[index - len(owners)], answer.value)
 
 
 def _signatures(ctx: CheckContext) -> None:
@@ -62,8 +74,8 @@ def token_data_of(item: dict) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _transaction(ctx: CheckContext, signature: str) -> None:
-    info = _info_of(ctx.call("getTransactionWithCompressionInfo", {"signature": signature}).result)
+def _transaction(ctx: CheckContext, signature: str, result: Any) -> None:
+    info = _info_of(result)
     if info is None:
         return
     record = {"opened": [], "closed": []}
@@ -100,8 +112,7 @@ def _whole(value: Any) -> bool:
     return isinstance(items, list) and value.get("cursor") is None and len(items) < LIST_LIMIT
 
 
-def _owner_accounts(ctx: CheckContext, owner: str) -> None:
-    value = ctx.call("getCompressedAccountsByOwner", {"owner": owner, "limit": LIST_LIMIT}).value
+def _owner_accounts(ctx: CheckContext, owner: str, value: Any) -> None:
     if _whole(value):
         ctx.keys.complete_owners.add(owner)
     for account in (value or {}).get("items") or [] if isinstance(value, dict) else []:
@@ -111,8 +122,7 @@ def _owner_accounts(ctx: CheckContext, owner: str) -> None:
             ctx.keys.add("addresses", account.get("address"))
 
 
-def _owner_token_accounts(ctx: CheckContext, owner: str) -> None:
-    value = ctx.call("getCompressedTokenAccountsByOwner", {"owner": owner, "limit": LIST_LIMIT}).value
+def _owner_token_accounts(ctx: CheckContext, owner: str, value: Any) -> None:
     if _whole(value):
         ctx.keys.complete_token_owners.add(owner)
     for item in (value or {}).get("items") or [] if isinstance(value, dict) else []:

@@ -9,6 +9,7 @@ Draws are seeded: the same seed yields the same requests.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
@@ -207,9 +208,13 @@ def drawn(strategy: st.SearchStrategy[Any], *, count: int, seed: int) -> list[An
     Each is drawn from choices not made before, as in a `@given` test, so a small strategy runs
     out: a choice among 3 values gives those 3, not 24 repeats. The first is the simplest.
     """
-    if DIRECT:
-        return _drawn_directly(strategy, count=count, seed=seed)
-    return _drawn_by_engine(strategy, count=count, seed=seed)
+    with _DRAWING:  # hypothesis keeps global state while it draws: one draw at a time, whatever the thread
+        if DIRECT:
+            return _drawn_directly(strategy, count=count, seed=seed)
+        return _drawn_by_engine(strategy, count=count, seed=seed)
+
+
+_DRAWING = threading.Lock()
 
 
 def _drawn_by_engine(strategy: st.SearchStrategy[Any], *, count: int, seed: int) -> list[Any]:

@@ -36,7 +36,7 @@ reference's bundled scenarios (a data folder that imports nothing)."""
 HARNESS_LAYERS = (
     ("harness.core",),
     ("harness.redact", "harness.target"),
-    ("harness.context", "harness.generate"),
+    ("harness.answer", "harness.context", "harness.generate"),
     ("harness.discover",),
     ("harness.judging", "harness.verify"),
     ("harness.differential",),

@@ -32,11 +32,12 @@ NULL_INFO = "result null (bare, or value null in {context, value})"
 
 def _latest(ctx: CheckContext) -> list[dict]:
     """The latest non-voting signature items (asked once a run)."""
-    if "latest_non_voting" not in ctx.cache:
+    def latest(ctx: CheckContext) -> list[dict]:
         value = ctx.call("getLatestNonVotingSignatures", {"limit": 50}).value
         items = value.get("items") if isinstance(value, dict) else None
-        ctx.cache["latest_non_voting"] = [i for i in items or [] if isinstance(i, dict)]
-    return ctx.cache["latest_non_voting"]
+        return [i for i in items or [] if isinstance(i, dict)]
+
+    return ctx.once("latest_non_voting", latest)
 
 
 def failed_signatures(ctx: CheckContext) -> list[str]:

@@ -39,11 +39,14 @@ from harness.core.model import GATES, Status
 from harness.core.profile import PROFILES
 from harness.engine.shard import Shard, parse_shard
 from ledger_ingest.ledger_source import LedgerSource
-from ledger_ingest.sources import SlotRange, parse_slots
+from ledger_ingest.sources import DEFAULT_WAIT, SlotRange, parse_slots
 
 __all__ = ["CONFIG_NAME", "OPTIONS", "Option", "RunOptions", "config_schema", "find_config"]
 
 CONFIG_NAME = "csi.toml"
+DEFAULT_CONCURRENCY = 8
+"""Requests a run has out together by default: a remote target's round trips overlap, a loopback one's CPU
+does not grow (benchmarks/README.md)."""
 
 
 def _positive_integer(text: str) -> int:
@@ -73,6 +76,12 @@ def _rate(text: str) -> float:
     if not match or float(match.group(1)) <= 0:
         raise ValueError(f"must look like 20 or 20/s, got {text!r}")
     return float(match.group(1))
+
+
+def _yes(text: str) -> bool:
+    if text.lower() not in ("true", "false"):
+        raise ValueError(f"takes no value on a command line, true or false in a file, got {text!r}")
+    return text.lower() == "true"
 
 
 def _choice(choices: Mapping[str, Any]) -> Callable[[str], Any]:
@@ -117,6 +126,8 @@ class Option:
     """Repeatable: the values given make a list."""
     env: str | None = None
     """An environment variable read when the option is not given (the key: kept out of files)."""
+    flag: bool = False
+    """Takes no value: given on a command line, `true` in a csi.toml."""
 
     @property
     def field(self) -> str:
@@ -140,6 +151,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("keys", "FILE", "YAML file of keys to cover besides those discovered (owners, hashes, …)", _existing_file),
     Option("timeout", "S", "seconds a whole request may take, body included (default 10)", _seconds, default=10.0),
     Option("rate", "N/s", "requests per second at most, e.g. 20 or 20/s (default: no pacing)", _rate),
+    Option("concurrency", "N", f"requests out together at most (default {DEFAULT_CONCURRENCY}); the same seed sends "
+           "the same requests and gives the same report whatever N is", _positive_integer, default=DEFAULT_CONCURRENCY),
     Option("max-requests", "N", "stop asking after N requests (1 or more; the run is then inconclusive)",
            _positive_integer),
     Option("fail-on", "STATUS", "lowest status that fails the gate, exit 1: " + ", ".join(GATE_CHOICES)
@@ -150,6 +163,12 @@ OPTIONS: tuple[Option, ...] = (
     Option("ledger-rpc", "URL", "a Solana JSON-RPC endpoint: the reference indexes --slots from it, and the target, "
            "which indexed the same slots, must answer exactly as the reference does", _url),
     Option("slots", "A..B", "the slice of the chain --ledger-rpc reads (both included)", parse_slots),
+    Option("ledger-wait", "S", f"seconds the read of --slots follows a node whose tip has not reached the last slot "
+           f"(default {DEFAULT_WAIT:g}); at the deadline the run is inconclusive, saying how far it read", _seconds),
+    Option("ledger-cache", "DIR", "where blocks read from a Solana node are kept, a folder per chain (its genesis "
+           "hash), each checked against the node's blockhash chain before use (default: $CSI_LEDGER_CACHE, else "
+           "~/.cache/csi/ledger)", lambda text: Path(text).expanduser()),
+    Option("no-ledger-cache", "", "fetch every block from the node: keep none, read none kept", _yes, flag=True),
     Option("ledger", "SOURCE", "the ledger the target indexed, in one string: file:PATH[,PATH…], URL#slots=A..B "
            "or chain:DIR; the reference indexes it too and the target must answer exactly as it does",
            LedgerSource.parse),
@@ -183,6 +202,7 @@ class RunOptions:
     keys: Path | None = None
     timeout: float = 10.0
     rate: float | None = None
+    concurrency: int = DEFAULT_CONCURRENCY
     max_requests: int | None = None
     fail_on: Status = Status.FAIL
     scenario: str | None = None
@@ -222,6 +242,10 @@ class RunOptions:
             if values.get("ledger") is not None or values.get("scenario") or values.get("ledger_rpc"):
                 raise UsageError("--chain names the ledger: not with --ledger, --ledger-rpc or --scenario")
             values["ledger"] = LedgerSource.chain(chain)
+        fetching = {"cache": values.pop("ledger_cache", None), "cached": not values.pop("no_ledger_cache", False),
+                    "wait": values.pop("ledger_wait", None)}
+        if fetching["cache"] is not None and not fetching["cached"]:
+            raise UsageError("--ledger-cache names where blocks are kept, --no-ledger-cache keeps none: give one")
         rpc, slots = values.pop("ledger_rpc", None), values.pop("slots", None)
         if (rpc or slots) and (not (rpc and slots) or values.get("scenario") or values.get("ledger")):
             raise UsageError("--ledger-rpc and --slots go together, and not with --scenario or --ledger")
@@ -229,6 +253,8 @@ class RunOptions:
             raise UsageError("--ledger and --scenario name two ledgers: give one")
         if rpc:
             values["ledger"] = LedgerSource.rpc(rpc, slots if isinstance(slots, SlotRange) else parse_slots(slots))
+        if values.get("ledger") is not None:
+            values["ledger"] = values["ledger"].fetched_with(**fetching)
         return cls(**values)
 
     def replace(self, **changes: Any) -> RunOptions:
@@ -253,6 +279,8 @@ def _read(option: Option, value: Any) -> Any:
 
 
 def _text(option: Option, value: Any) -> str:
+    if option.flag and isinstance(value, bool):
+        return str(value).lower()
     if isinstance(value, bool) or not isinstance(value, str | int | float | Path):
         raise ValueError(f"takes text, got {type(value).__name__}")
     return str(value)
@@ -271,6 +299,8 @@ def find_config(start: Path) -> Path | None:
 def config_schema() -> dict[str, Any]:
     """The JSON Schema of a csi.toml, made from `OPTIONS`: one `[run]` table of known options."""
     def value(option: Option) -> dict[str, Any]:
+        if option.flag:
+            return {"type": "boolean"}
         scalar = {"type": ["string", "integer", "number"]}
         return {"anyOf": [scalar, {"type": "array", "items": scalar}]} if option.many else scalar
 

@@ -1,8 +1,9 @@
 """Run the registered checks against a target and build the `RunResult`.
 
 The runner knows no check by name: it takes the registry's selection, runs active checks
-(once, or once per method they select), hands every answer to the answer checks, and turns
-what they raise into findings. It emits typed events that the console and reports consume.
+(once, or once per method they select, on the worker threads: `units`), hands every answer to the
+answer checks, and turns what they raise into findings. It emits typed events that the console and
+reports consume.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import Any
 import harness.checks  # noqa: F401  (registers the catalogue: a run over the default registry runs it all)
 from harness.context import Answer, CheckContext
 from harness.core.baseline import apply_baseline
-from harness.core.errors import PreconditionUnmet, TargetError
-from harness.core.events import CheckFinished, CheckStarted, Event, PhaseStarted, RunFinished, RunStarted
+from harness.core.errors import TargetError
+from harness.core.events import CheckFinished, Event, PhaseStarted, RunFinished, RunStarted
 from harness.core.failures import CheckFailure, NotApplicable, Skip
 from harness.core.keys import Keys
 from harness.core.model import BaselineEntry, Basis, CheckResult, Finding, Observation, RunResult, Status
@@ -26,10 +27,12 @@ from harness.core.profile import Profile
 from harness.core.registry import REGISTRY, CheckSpec, Registry
 from harness.core.values import jsonable
 from harness.discover import discover
+from harness.engine.preconditions import caught_up, knows_ledger, preflight
 from harness.engine.shard import Shard
+from harness.engine.units import plan, run_units
+from harness.engine.workers import Workers
 from harness.target import NOT_JSON, Exchange, Target
 from schema import Contract
-from schema.jsonio import dumps
 
 __all__ = ["RunConfig", "run"]
 
@@ -44,6 +47,8 @@ class RunConfig:
     skip: list[str] = field(default_factory=list)
     keys: Keys | None = None
     max_requests: int | None = None
+    concurrency: int = 1
+    """Requests out together at most (`--concurrency`): the same requests and findings whatever it is."""
     scenario: str | None = None
     """The scenario target and reference both hold (`--scenario`); needs a reference in `run`."""
     cases: Sequence[Any] | None = None
@@ -62,6 +67,12 @@ class RunConfig:
     put the target's proofs before Light's programs over it. None without one."""
     reference_partial_trees: frozenset[str] = frozenset()
     """Trees of which the reference saw only part (a ledger slice from mid-chain): no root of them is compared."""
+    batched_trees: frozenset[str] | None = None
+    """The batched (v2) state trees of the ledger the target is compared over; None when no ledger is known
+    (an account's hash may then follow either tree kind's layout)."""
+    ledger_signatures: tuple[str, ...] = ()
+    """The signatures of the ledger the target is compared over (`--chain`, `--ledger`, `--ledger-rpc`): a target
+    that knows none of them indexed another ledger, and the run stops before judging (`knows_ledger`)."""
 
 
 def run(target: Target, config: RunConfig, *, contract: Contract | None = None, registry: Registry = REGISTRY,
@@ -102,34 +113,21 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
     ctx = CheckContext(contract, config.profile, target, config.keys or Keys(), config.seed, on_answer,
                        config.max_requests, reference=reference, scenario=config.scenario, cases=config.cases,
                        placeholder_proofs=config.placeholder_proofs, chain=config.chain,
-                       reference_partial_trees=config.reference_partial_trees,
+                       reference_partial_trees=config.reference_partial_trees, batched_trees=config.batched_trees,
                        on_failure_body=on_failure_body, notify=on_event)
     started = time.monotonic()
+    for handle in (target, reference):
+        if handle is not None:
+            handle.gate.configure(concurrency=config.concurrency,
+                                  budget=config.max_requests if handle is target else None)
     on_event(RunStarted(total=len(specs), answer_checks=len(answer_specs)))
     try:
-        try:
-            on_event(PhaseStarted("reaching the target"))
-            _preflight(ctx)
-            _caught_up(ctx)
-        except TargetError as exc:
-            outcome.precondition = ctx.target.redactor.text(str(exc))
-            specs = []
-            for result in results.values():
-                result.skipped.append(f"not run: {outcome.precondition}")
-        if specs:
-            on_event(PhaseStarted("discovering keys"))
-            _discover(ctx)
-        for spec in specs:
-            if spec.kind == "active":
-                on_event(CheckStarted(spec.id))
-                _run_active(ctx, spec, results[spec.id], methods, config.shard)
-                on_event(CheckFinished(results[spec.id]))
-        for spec in answer_specs if specs else ():
-            if spec.only_when and not results[spec.id].examined_total:
-                results[spec.id].not_applicable = f"this run had no {spec.only_when} to judge"
-            on_event(CheckFinished(results[spec.id]))  # an answer check's status is final only now
+        with Workers(target, reference, config.concurrency) as ctx.workers:
+            _certify(ctx, specs, results, methods, config.shard, outcome, on_event, config.ledger_signatures)
     except KeyboardInterrupt:
         outcome.interrupted = True
+    finally:
+        ctx.workers = None
     outcome.duration = time.monotonic() - started
     outcome.requests = target.requests_sent
     outcome.throttled = target.throttled
@@ -147,41 +145,35 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
     return outcome
 
 
+def _certify(ctx: CheckContext, specs: list[CheckSpec], results: dict[str, CheckResult], methods: set[str],
+             shard: Shard | None, outcome: RunResult, on_event: Callable[[Event], None],
+             ledger_signatures: Sequence[str]) -> None:
+    """Preconditions, discovery, the active checks' units, then the answer checks' final word."""
+    try:
+        on_event(PhaseStarted("reaching the target"))
+        preflight(ctx)
+        knows_ledger(ctx, ledger_signatures)
+        caught_up(ctx)
+    except TargetError as exc:
+        outcome.precondition = ctx.target.redactor.text(str(exc))
+        for result in results.values():
+            result.skipped.append(f"not run: {outcome.precondition}")
+        return
+    on_event(PhaseStarted("discovering keys"))
+    _discover(ctx)
+    units = plan(ctx, specs, results, methods, shard)
+    run_units(ctx, ctx.workers, specs, units, results, _guarded, _record, on_event)
+    for twin in ctx.memo_forks():  # what the checks' shared memos asked, judged in the order of their names
+        ctx.absorb(twin)
+    for spec in specs:
+        if spec.kind == "answer":
+            if spec.only_when and not results[spec.id].examined_total:
+                results[spec.id].not_applicable = f"this run had no {spec.only_when} to judge"
+            on_event(CheckFinished(results[spec.id]))  # an answer check's status is final only now
+
+
 def _methods(contract: Contract, only: Iterable[str]) -> set[str]:
     return {token for token in only if token in contract.methods}
-
-
-def _preflight(ctx: CheckContext) -> None:
-    """The target must answer at all, and let the kit in: no connection, no answer or a refused key
-    ends the run with exit code 3 and one clear reason, not a finding on every check."""
-    exchange = ctx.call("getIndexerSlot", judge=False).exchange
-    failure = exchange.target_error()
-    if failure is not None:
-        raise failure
-    if exchange.status is None:
-        raise PreconditionUnmet(f"no HTTP answer to getIndexerSlot: {exchange.error}")
-    if exchange.status in (401, 403):
-        given = "the API key given was refused" if ctx.target.api_key else "no API key was given"
-        raise PreconditionUnmet(f"the target answers HTTP {exchange.status} to getIndexerSlot: {given}; "
-                                "check the key (--api-key or $CSI_API_KEY)")
-    if not _json_rpc_like(exchange):
-        raise PreconditionUnmet(f"getIndexerSlot got no JSON-RPC answer ({_what_came(exchange)}): is "
-                                f"{ctx.target.redactor.url(ctx.target.base_url)} the indexer's JSON-RPC URL?")
-
-
-def _json_rpc_like(exchange: Exchange) -> bool:
-    """Whether an answer could come from an indexer: a JSON-RPC object, or §7's `{error: string}` body."""
-    body = exchange.json
-    return isinstance(body, dict) and bool({"jsonrpc", "result", "error"} & set(body))
-
-
-def _what_came(exchange: Exchange) -> str:
-    """What came back, in a few words: the status, and the body's first characters or its kind."""
-    kind = exchange.headers.get("content-type", "no content type").split(";")[0]
-    if exchange.json is NOT_JSON:
-        head = " ".join(exchange.body[:80].decode("utf-8", "replace").split())
-        return f"HTTP {exchange.status}, {kind} beginning {head}" if head else f"HTTP {exchange.status}, an empty body"
-    return f"HTTP {exchange.status}, JSON that is no JSON-RPC answer: {dumps(exchange.json)[:80]}"
 
 
 def _discover(ctx: CheckContext) -> None:
@@ -208,75 +200,20 @@ def _inconclusive(ctx: CheckContext, outcome: RunResult) -> list[str]:
     return reasons
 
 
-def _caught_up(ctx: CheckContext) -> None:
-    """With a reference, the target must have indexed the whole scenario: its slot must have reached
-    the reference's (the scenario's last slot), or every difference would only say it is behind."""
-    if ctx.reference is None:
-        return
-    expected = ctx.ask_reference("getIndexerSlot", id="csi-precondition").result
-    if type(expected) is not int:
-        raise PreconditionUnmet(f"the reference server over {ctx.scenario} gave no slot")
-    answer = ctx.call("getIndexerSlot", id="csi-precondition", judge=False)
-    slot = answer.result
-    if type(slot) is not int:
-        raise PreconditionUnmet(f"getIndexerSlot gave no integer slot, so the harness cannot tell whether the "
-                                f"target has indexed scenario {ctx.scenario} (last slot {expected})")
-    if slot < expected:
-        what, advice = _behind(ctx)
-        raise PreconditionUnmet(f"the target has indexed up to slot {slot}, but {what} ends at slot {expected}: "
-                                f"{advice}")
-    if slot > expected:
-        ctx.notes.append(f"the target is at slot {slot}, past the scenario's last slot {expected}: "
-                         "later transactions can show up as differences")
-    if ctx.reference_partial_trees:
-        ctx.notes.append(f"the {ctx.scenario} starts mid-chain (trees {', '.join(sorted(ctx.reference_partial_trees))} "
-                         "hold leaves it never saw): it is compared with a target that indexed the same slice, and "
-                         "no root of those trees is compared")
-
-
-def _behind(ctx: CheckContext) -> tuple[str, str]:
-    """What a target behind the reference has not finished indexing, and what to do about it."""
-    if ctx.chain is not None:
-        return "the chain", ("point the indexer at `csi chain serve` over it and wait until it has indexed its "
-                             "last block")
-    if (ctx.scenario or "").startswith("ledger "):
-        return f"the {ctx.scenario}", "wait until the target has indexed all of it"
-    return f"scenario {ctx.scenario}", "load the scenario and wait until the target has caught up"
-
-
-def _run_active(ctx: CheckContext, spec: CheckSpec, result: CheckResult, methods: set[str],
-                shard: Shard | None) -> None:
-    if spec.methods is None:
-        if shard is None or shard.owns(spec.id, None):
-            result.runs += 1
-            _guarded(ctx, spec, result, lambda: spec.function(ctx), None)
-        return
-    inapplicable = set()
-    for method in ctx.contract.methods.values():
-        if shard is not None and not shard.owns(spec.id, method.name):
-            continue
-        if spec.applies_to(method) and (not methods or method.name in methods):
-            result.runs += 1
-            result.methods.add(method.name)
-            if not _guarded(ctx, spec, result, lambda m=method: spec.function(ctx, m), method.name):
-                inapplicable.add(method.name)
-    if result.examined_total:  # a check that did its work elsewhere did not miss the methods it cannot apply to
-        result.methods -= inapplicable
-
-
 def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Callable[[], object],
-             method: str | None) -> bool:
+             method: str | None, *, record: Callable[[CheckResult, Finding], None] | None = None) -> bool:
     """Run one check body; what it raises becomes a finding or a skip, never a crash of the run. False
     when the body found that its rule cannot apply (`NotApplicable`).
 
     The check is made the context's running one for the duration, so what it examines and defers
     is its own, even when its requests run the answer checks in between.
     """
+    record = record or _record
     saved = ctx.enter(result, method)
     try:
         body()
     except CheckFailure as failure:
-        _record(result, _finding(ctx, spec, failure, method))
+        record(result, _finding(ctx, spec, failure, method))
     except NotApplicable as reason:
         result.not_applicable = reason.reason
         return False
@@ -288,10 +225,10 @@ def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Call
     except Exception as exc:  # an error of the kit: reported as such, never as a FAIL of the target
         failure = CheckFailure("The kit could not complete this check", expected="the check to run to its end",
                                received=ctx.target.redactor.text(f"{type(exc).__name__}: {exc}"), basis=Basis.KIT)
-        _record(result, _finding(ctx, spec, failure, method))
+        record(result, _finding(ctx, spec, failure, method))
     finally:
         for failure in ctx.leave(saved):
-            _record(result, _finding(ctx, spec, failure, method))
+            record(result, _finding(ctx, spec, failure, method))
     return True
 
 

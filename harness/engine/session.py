@@ -33,6 +33,7 @@ from harness.report import ensure_writable, write_reports
 from harness.target import Target
 from harness.target.reference import bundled_reference
 from ledger_ingest.ledger_source import LedgerSource
+from ledger_ingest.sources import LedgerNotReached
 from schema import Contract
 
 __all__ = ["certify", "run_config"]
@@ -55,6 +56,8 @@ def certify(options: RunOptions | Mapping[str, Any], *, on_event: Callable[[Even
     with _terminate_as_interrupt():
         try:
             result = _certify(options, contract, notify)
+        except LedgerNotReached as short:  # the node has not produced the ledger yet: nothing to judge against
+            result = _failed_start(options, contract, started, precondition=str(short))
         except CsiError as error:
             result = _failed_start(options, contract, started, error=str(error))
         except KeyboardInterrupt:
@@ -75,7 +78,8 @@ def run_config(options: RunOptions, contract: Contract) -> RunConfig:
     ledger = f"ledger {options.ledger}" if options.ledger is not None else None
     return RunConfig(profile=profile_named(options.profile), seed=options.seed, only=list(options.only),
                      skip=list(options.skip), keys=load_keys_file(options.keys) if options.keys else None,
-                     max_requests=options.max_requests, scenario=options.scenario or ledger,
+                     max_requests=options.max_requests, concurrency=options.concurrency,
+                     scenario=options.scenario or ledger,
                      cases=scenario_cases(options.scenario) if options.scenario else [] if ledger else None,
                      baseline=baseline, shard=options.shard,
                      target_label=None if options.target else f"bundled reference ({options.scenario or 'default'} "
@@ -96,6 +100,9 @@ def _certify(options: RunOptions, contract: Contract, notify: Callable[[Event], 
             config.keys = _with_keys(config.keys, handle.keys) if options.ledger is not None else config.keys
             config.placeholder_proofs = options.target is None and handle.proofs == "placeholder"
             config.reference_partial_trees = frozenset(getattr(handle, "partial_trees", ()))
+            config.batched_trees = frozenset(getattr(handle, "batched_trees", ()))
+            if options.ledger is not None:
+                config.ledger_signatures = tuple(handle.keys.get("signatures", ()))
         url = options.target or reference_url
         if url is None:
             notify(PhaseStarted("starting the bundled reference"))
@@ -130,11 +137,11 @@ def _with_keys(keys: Keys | None, found: Mapping[str, Any]) -> Keys:
 
 
 def _failed_start(options: RunOptions, contract: Contract, started: str, *, error: str | None = None,
-                  interrupted: bool = False) -> RunResult:
+                  interrupted: bool = False, precondition: str | None = None) -> RunResult:
     """The result of a run that stopped before the target was asked anything."""
     label = options.target or f"bundled reference ({options.scenario or 'default'} scenario)"
     return RunResult(target=label, profile=options.profile, seed=options.seed, spec_version=contract.version,
-                     started=started, error=error, interrupted=interrupted)
+                     started=started, error=error, interrupted=interrupted, precondition=precondition)
 
 
 def _not_run(error: str, directory: Path | None, started: str, contract: Contract,

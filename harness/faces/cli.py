@@ -4,6 +4,11 @@ Subcommands register themselves through the `csi.commands` entry point group: ea
 a callable `register(subparsers)` that adds its parser and sets `handler` (args -> exit code).
 Adding a command never means editing this file, and the reference server and the harness
 stay out of each other's imports.
+
+Only the command asked for is registered: `csi --help`, `csi --version` and a command that does
+not exist load no command at all (the catalogue, the reference server and the ledger rooms take a
+second of CPU to import), and list the commands from `COMMANDS`. A command a plugin adds that
+`COMMANDS` does not name is registered with the others when it is asked for.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import signal
 import sys
 import traceback
 from collections.abc import Sequence
-from importlib.metadata import entry_points
+from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
 
 from harness.core.errors import CsiError, exit_code_for
@@ -22,22 +27,65 @@ from harness.core.errors import CsiError, exit_code_for
 __all__ = ["build_parser", "main"]
 
 
-def build_parser() -> argparse.ArgumentParser:
+COMMANDS = {
+    "ambiguities": "the spec's open points and the readings targets followed",
+    "cases": "golden request/response cases over the bundled scenarios",
+    "chain": "a real chain: Light's programs in LiteSVM, and a Solana node over it",
+    "prover": "the light prover that makes real validity proofs",
+    "run": "certify an endpoint against the spec",
+    "report": "work with reports",
+    "checks": "list the check catalogue",
+    "schema": "the contract derived from the spec",
+    "serve": "run the reference indexer (a local mock indexer)",
+    "scenario": "reference ledgers",
+}
+"""The kit's commands and their one-line help, listed by `csi --help` without loading any of them."""
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of `csi`, with the command `argv` names registered (every command when `argv` is None)."""
     parser = argparse.ArgumentParser(
         prog="csi", description="Conformance kit for the Compressed-State Indexer JSON-RPC API 0.50.0"
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for entry in sorted(entry_points(group="csi.commands"), key=lambda e: e.name):
+    wanted = _command_in(argv) if argv is not None else None
+    entries = sorted(entry_points(group="csi.commands"), key=lambda e: e.name)
+    if argv is None:
+        chosen = entries
+    elif wanted is None or (wanted not in COMMANDS and wanted not in {e.name for e in entries}):
+        chosen = []  # help, the version or a usage error: no command is loaded
+    else:  # the entry named after the command first; the others only if it registers no such command
+        chosen = sorted(entries, key=lambda e: e.name != wanted)
+    for entry in chosen:
+        if wanted is not None and wanted in subparsers.choices:
+            break
         entry.load()(subparsers)
+    for name, summary in COMMANDS.items():
+        if name not in subparsers.choices:
+            subparsers.add_parser(name, help=summary)
     return parser
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command a command line names: its first word that is no option."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def _version() -> str:
+    try:
+        return version("csi-conformance")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; whatever happens, one line says so on stderr and the exit code tells CI: never a
     traceback (set `$CSI_DEBUG=1` to see one for an error of the kit)."""
     _take_interrupts()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(argv).parse_args(argv)
     _keep_hypothesis_out_of_cwd()
-    args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args) or 0)
     except CsiError as exc:

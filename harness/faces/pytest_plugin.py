@@ -33,8 +33,12 @@ VERDICT = "verdict"
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("csi", "csi-conformance certification (the options of `csi run`, prefixed csi-)")
     for option in OPTIONS:
-        group.addoption(f"--csi-{option.name}", metavar=option.metavar, dest=f"csi_{option.field}",
-                        action="append" if option.many else "store", help=f"as `csi run --{option.name}`")
+        if option.flag:
+            group.addoption(f"--csi-{option.name}", dest=f"csi_{option.field}", action="store_const", const=True,
+                            help=f"as `csi run --{option.name}`")
+        else:
+            group.addoption(f"--csi-{option.name}", metavar=option.metavar, dest=f"csi_{option.field}",
+                            action="append" if option.many else "store", help=f"as `csi run --{option.name}`")
 
 
 def given_by_config(config: pytest.Config) -> dict[str, Any]:

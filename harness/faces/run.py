@@ -16,10 +16,7 @@ from typing import Any
 
 from harness.core.errors import UsageError
 from harness.core.model import RunResult
-from harness.core.registry import REGISTRY
 from harness.engine.options import GATE_CHOICES, OPTIONS, RunOptions
-from harness.engine.session import certify
-from schema import Contract
 
 __all__ = ["options_from_args", "register"]
 
@@ -33,8 +30,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "Exit codes: 0 conformant, 1 findings at or above --fail-on, 2 usage or configuration error, "
                     "3 inconclusive, 4 an error of the kit, 130 interrupted.")
     for option in OPTIONS:
-        parser.add_argument(f"--{option.name}", metavar=option.metavar, help=option.help,
-                            action="append" if option.many else "store", dest=option.field)
+        if option.flag:
+            parser.add_argument(f"--{option.name}", help=option.help, action="store_const", const=True,
+                                dest=option.field)
+        else:
+            parser.add_argument(f"--{option.name}", metavar=option.metavar, help=option.help,
+                                action="append" if option.many else "store", dest=option.field)
     parser.set_defaults(handler=_run)
 
     report = subparsers.add_parser("report", help="work with reports")
@@ -63,6 +64,7 @@ def options_from_args(args: argparse.Namespace, env: Mapping[str, str] | None = 
 
 
 def _run(args: argparse.Namespace) -> int:
+    from harness.engine.session import certify  # the catalogue and the references load when a run starts
     from harness.report.console import ConsoleReporter
 
     given = given_by_args(args)
@@ -83,7 +85,10 @@ def _ended(result: RunResult, options: RunOptions | None) -> int:
     exit code."""
     if result.error:
         print(f"csi: {result.error}", file=sys.stderr)
-    elif options is not None and options.report_dir is not None:
+        return result.exit_code(options.fail_on if options is not None else GATES["fail"])
+    if result.precondition and not result.checks:  # stopped before any check: no summary says why
+        print(f"csi: {result.precondition}", file=sys.stderr)
+    if options is not None and options.report_dir is not None:
         print(f"reports: {options.report_dir}/ (report.html, report.json, junit.xml)", file=sys.stderr)
     return result.exit_code(options.fail_on if options is not None else GATES["fail"])
 
@@ -92,6 +97,7 @@ def _merge(args: argparse.Namespace) -> int:
     from harness.report import write_reports
     from harness.report.console import ConsoleReporter
     from harness.report.merge import load_report, merge_results
+    from schema import Contract
 
     gate = GATES[args.fail_on]
     result = merge_results([load_report(path) for path in args.reports])
@@ -105,8 +111,10 @@ def _merge(args: argparse.Namespace) -> int:
 
 def _checks(args: argparse.Namespace) -> int:
     import harness.checks  # noqa: F401
+    from harness.core.registry import REGISTRY
     from harness.report.catalogue import print_catalogue
     from harness.report.coverage import render_coverage_markdown
+    from schema import Contract
 
     if args.coverage:
         sys.stdout.write(render_coverage_markdown(REGISTRY, Contract.default()))

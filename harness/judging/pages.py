@@ -123,11 +123,11 @@ class Budget:
     def __init__(self, ctx: CheckContext, requests: int) -> None:
         self.ctx = ctx
         self.requests = requests
-        self.start = ctx.target.requests_sent
+        self.start = ctx.target.sent_here  # this thread's handle: what other checks send at once is theirs
 
     @property
     def left(self) -> int:
-        return max(0, self.requests - (self.ctx.target.requests_sent - self.start))
+        return max(0, self.requests - (self.ctx.target.sent_here - self.start))
 
     def pages(self, wanted: int) -> int:
         """At most `wanted` pages, within what is left."""

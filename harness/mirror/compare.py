@@ -63,17 +63,19 @@ class Mirror:
 
 
 def started_mirror(ctx: CheckContext) -> Mirror:
-    """The run's mirror, built from the discovered keys on first use; stopped by the last mirror
-    check, or when the run drops its context. With `--scenario` the target's data is known, and
+    """The run's mirror, built from the discovered keys on first use; stopped when the run has
+    judged every check (it drops the context that started it). With `--scenario` the target's data is known, and
     the scenario differential (differential.cases, differential.generated) replaces the mirror."""
     if ctx.reference is not None:
         raise NotApplicable(f"scenario {ctx.scenario} given: the target is compared with the reference over it instead")
-    mirror = ctx.cache.get("mirror")
-    if mirror is None:
-        mirror = ctx.cache["mirror"] = Mirror(build_mirror(ctx.keys))
+
+    def start(ctx: CheckContext) -> Mirror:  # its context lives until the run has judged every check
+        mirror = Mirror(build_mirror(ctx.keys))
         weakref.finalize(ctx, mirror.session.close)
         mirror.session.start()
-    return mirror
+        return mirror
+
+    return ctx.once("mirror", start)
 
 
 def mirror_of(ctx: CheckContext) -> Mirror:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,7 +27,8 @@ class MirrorSession:
 
     Started once per run; `error` says why it could not start, and `refused` whether that is
     because the reference refused the document (what the target showed is no ledger) rather
-    than because no reference could run. The session never holds the run's context.
+    than because no reference could run. The session never holds the run's context. The checks of a
+    run ask it from several threads: one at a time, as its `Target` is not thread-safe (it is on loopback).
     """
 
     def __init__(self, document: dict[str, Any]) -> None:
@@ -35,6 +37,7 @@ class MirrorSession:
         self.refused = False
         self._stack = contextlib.ExitStack()
         self._target: Target | None = None
+        self._asking = threading.Lock()
 
     def start(self) -> None:
         try:
@@ -53,7 +56,8 @@ class MirrorSession:
         """The mirror's `result`; the mirror is the reference, so anything else is a fault of the kit."""
         if self._target is None:
             raise RuntimeError(f"the mirror is not running ({self.error or 'stopped'})")
-        exchange = self._target.call(method, params)
+        with self._asking:
+            exchange = self._target.call(method, params)
         body = exchange.json
         if body is NOT_JSON or not isinstance(body, dict) or "result" not in body:
             raise RuntimeError(f"the mirror did not answer {method} {params}: {exchange.error or body}")

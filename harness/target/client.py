@@ -15,11 +15,13 @@ following them would be guessing what the target meant; the checks judge the 30x
 Cookies are never kept, so each request stands alone and `Exchange.curl()` repeats it
 exactly. Proxies from the environment are not used.
 
-Not thread-safe: one Target per thread.
+Not thread-safe: one Target per thread. The threads of one run each ask through a `fork`, a handle of
+its own sharing the run's `Gate` (how many requests are out together, the pacing, the budget).
 """
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -33,6 +35,7 @@ from harness.target.body import UnsupportedEncoding, parse_json
 from harness.target.curl import CurlWire
 from harness.target.exchange import NOT_JSON, OMIT, ErrorKind, Exchange, Throttled
 from harness.target.failures import describe
+from harness.target.gate import Gate
 from harness.target.logs import redact_http_logs
 from harness.target.pacing import Pacer, backoff_delay
 from harness.target.wire import BaseWire, Wire
@@ -111,12 +114,26 @@ class Target:
         self._max_retries = max_429_retries
         self._max_backoff = max_backoff
         self._max_redirects = max_redirects
-        self._pacer = Pacer(rate)
-        self._sent = 0
-        self._throttled = 0
-        self._wire: BaseWire = (CurlWire(headers=_HEADERS) if transport is None  # no cookie kept by either
-                                else Wire(transport, timeout=timeout, headers=_HEADERS))
+        self.gate = Gate(pacer=Pacer(rate))
+        self._sent_here = 0
+        self._paced = 0.0
+        self._transport = transport
+        self._wire: BaseWire = self._new_wire(owns_transport=True)
         self._urls: dict[tuple[str, bool], str] = {}
+
+    def fork(self) -> Target:
+        """Another handle on the same endpoint, for another thread: its own connection, the same key, bounds
+        and `gate`. Close it when its thread is done (an injected transport is shared, and closed by this one)."""
+        twin = copy.copy(self)
+        twin._sent_here = 0
+        twin._urls = {}
+        twin._wire = twin._new_wire(owns_transport=False)
+        return twin
+
+    def _new_wire(self, *, owns_transport: bool) -> BaseWire:
+        if self._transport is None:  # no cookie kept by either wire
+            return CurlWire(headers=_HEADERS, cancelled=self.gate.cancelled)
+        return Wire(self._transport, timeout=self._timeout, headers=_HEADERS, owns_transport=owns_transport)
 
     @property
     def api_key(self) -> str | None:
@@ -133,13 +150,19 @@ class Target:
 
     @property
     def requests_sent(self) -> int:
-        """HTTP requests put on the wire so far, redirect hops and retries included."""
-        return self._sent
+        """HTTP requests put on the wire so far through this handle and its forks, redirect hops and retries
+        included."""
+        return self.gate.sent
+
+    @property
+    def sent_here(self) -> int:
+        """HTTP requests put on the wire through this handle alone (what one thread's work cost)."""
+        return self._sent_here
 
     @property
     def throttled(self) -> int:
         """HTTP 429 answers received so far (retried or not): how much the target held the run back."""
-        return self._throttled
+        return self.gate.throttled
 
     def call(
         self, method: str, params: Any = OMIT, *, id: Any = "csi-1", path_form: Literal["root", "method"] = "root"
@@ -208,22 +231,25 @@ class Target:
         self.close()
 
     def _exchange(self, sent: _Request) -> Exchange:
-        """One logical exchange: an attempt, then 429 retries while the target keeps refusing."""
+        """One logical exchange: an attempt, then 429 retries while the target keeps refusing. Raises the
+        gate's `Halted` or `BudgetSpent` when it refuses a request, and KeyboardInterrupt once cancelled."""
         url = self._url(sent.wire_path, sent.with_key)
-        started, paced = time.monotonic(), self._pacer.waited
-        throttled: list[Throttled] = []
-        while True:
-            answer = self._attempt(sent, url)
-            if answer.status != 429 or answer.error is not None:
-                break
-            if len(throttled) >= self._max_retries:
-                _failed(answer, "rate-limited", f"rate limited: 429 persisted after {len(throttled)} retries")
-                break
-            delay = backoff_delay(answer.headers.get("retry-after"), len(throttled), self._max_backoff)
-            throttled.append(Throttled(answer.headers, self.redactor.bytes(bytes(answer.body)), delay))
-            time.sleep(delay)
-        self._throttled += len(throttled) + (answer.status == 429)
-        elapsed = time.monotonic() - started - (self._pacer.waited - paced)
+        with self.gate.exchange():
+            started, self._paced = time.monotonic(), 0.0
+            throttled: list[Throttled] = []
+            while True:
+                answer = self._attempt(sent, url)
+                if answer.status != 429 or answer.error is not None:
+                    break
+                if len(throttled) >= self._max_retries:
+                    _failed(answer, "rate-limited", f"rate limited: 429 persisted after {len(throttled)} retries")
+                    break
+                delay = backoff_delay(answer.headers.get("retry-after"), len(throttled), self._max_backoff)
+                throttled.append(Throttled(answer.headers, self.redactor.bytes(bytes(answer.body)), delay))
+                self.gate.count_throttled(1)
+                self.gate.sleep(delay)
+            self.gate.count_throttled(answer.status == 429)
+            elapsed = time.monotonic() - started - self._paced
         return self._record(sent, url, answer, tuple(throttled), elapsed)
 
     def _attempt(self, sent: _Request, url: str) -> _Answer:
@@ -254,8 +280,8 @@ class Target:
 
     def _once(self, sent: _Request, url: str) -> _Answer:
         """One HTTP request on the wire, within the total deadline and the size cap."""
-        self._pacer.wait()
-        self._sent += 1
+        self._paced += self.gate.admit()
+        self._sent_here += 1
         answer = _Answer()
 
         def head(status: int, headers: list[tuple[str, str]]) -> None:

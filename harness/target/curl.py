@@ -13,7 +13,8 @@ It does what the Target asked of httpx:
   within the cap, and a body over the cap ends the transfer);
 - the request headers of `Wire` (Accept, Accept-Encoding, Connection, User-Agent, Content-Type);
 - a Ctrl-C or SIGTERM while a request waits ends it at once, as it ends a socket read
-  (`_let_signals_in`).
+  (`_let_signals_in`); a handle on another thread, which no signal reaches, ends its request as soon
+  as the run's `cancelled` event is set.
 
 Failures are raised as httpx's exceptions (`_RAISED`), so `failures.describe` stays the one place
 where they become an `Exchange` error; the message is libcurl's own.
@@ -25,6 +26,7 @@ import errno
 import logging
 import math
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -68,8 +70,9 @@ class CurlWire(BaseWire):
     Not thread-safe, as the Target is not.
     """
 
-    def __init__(self, *, headers: dict[str, str]) -> None:
+    def __init__(self, *, headers: dict[str, str], cancelled: threading.Event | None = None) -> None:
         super().__init__(headers=headers)
+        self._cancelled = cancelled or threading.Event()
         self._curl = pycurl.Curl()
         self._sent_headers = [f"{name}: {value}" for name, value in self._headers] + ["Expect:"]
         self._header_lists: dict[str | None, list[str]] = {}
@@ -86,6 +89,8 @@ class CurlWire(BaseWire):
         try:
             curl.perform()
         except pycurl.error as exc:
+            if self._cancelled.is_set():
+                raise KeyboardInterrupt from None  # the run was interrupted while this request was out
             head = state.head()
             _report(head, on_head)
             if state.failure is not None:
@@ -114,9 +119,14 @@ class CurlWire(BaseWire):
         for option, value in ((pycurl.NOSIGNAL, 1), (pycurl.PROXY, ""), (pycurl.PATH_AS_IS, 1),
                               (pycurl.HTTP_VERSION, pycurl.CURL_HTTP_VERSION_1_1), (pycurl.HTTP_CONTENT_DECODING, 0),
                               (pycurl.CAINFO, _CA_FILE), (pycurl.NOPROGRESS, 0),
-                              (pycurl.XFERINFOFUNCTION, _let_signals_in)):
+                              (pycurl.XFERINFOFUNCTION, self._progress)):
             curl.setopt(option, value)
         self._plain = True
+
+    def _progress(self, *_counts: int) -> int | None:
+        """libcurl's progress callback (`_let_signals_in`); a non-zero answer aborts the transfer."""
+        _let_signals_in(*_counts)
+        return 1 if self._cancelled.is_set() else None
 
     def _configure(self, method: str, url: str, body: bytes, content_type: str | None, deadline_at: float) -> None:
         if not self._plain:

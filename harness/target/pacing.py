@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -13,7 +14,7 @@ _FIRST_BACKOFF = 0.5  # seconds before the first retry when the target gives no 
 
 
 class Pacer:
-    """Spaces request starts at least 1/rate seconds apart, across every request of a Target.
+    """Spaces request starts at least 1/rate seconds apart, across every request of a run (every thread's).
 
     `clock` and `sleep` are the time it reads and how it waits; tests replace them to check the
     schedule without depending on how fast the machine is.
@@ -29,18 +30,25 @@ class Pacer:
         self._interval = 1.0 / rate if rate else 0.0
         self._clock, self._sleep = clock, sleep
         self._next = 0.0
+        self._lock = threading.Lock()
         self.waited = 0.0
         """Seconds spent waiting so far, which the target is not to be charged for."""
 
     def wait(self) -> None:
+        self.take()
+
+    def take(self) -> float:
+        """Take the next start (threads take turns in the order they ask) and wait for it; the seconds waited."""
         if not self._interval:
-            return
-        now = self._clock()
-        if self._next > now:
-            self._sleep(self._next - now)
-            self.waited += self._next - now
-            now = self._next
-        self._next = now + self._interval
+            return 0.0
+        with self._lock:
+            now = self._clock()
+            delay = max(0.0, self._next - now)
+            self._next = max(now, self._next) + self._interval
+            self.waited += delay
+        if delay:
+            self._sleep(delay)
+        return delay
 
 
 def backoff_delay(retry_after: str | None, attempt: int, cap: float) -> float:

@@ -83,9 +83,11 @@ class BaseWire:
 class Wire(BaseWire):
     """Requests through one httpx transport (a test's or an in-process server's): its pool is reused."""
 
-    def __init__(self, transport: httpx.BaseTransport, *, timeout: float, headers: dict[str, str]) -> None:
+    def __init__(self, transport: httpx.BaseTransport, *, timeout: float, headers: dict[str, str],
+                 owns_transport: bool = True) -> None:
         super().__init__(headers=headers)
         self.transport = transport
+        self._owns_transport = owns_transport
         self._extensions = {"timeout": httpx.Timeout(timeout).as_dict()}
 
     def fetch(self, method: str, url: str, body: bytes, content_type: str | None, *, deadline_at: float,
@@ -118,7 +120,8 @@ class Wire(BaseWire):
 
     def close(self) -> None:
         super().close()
-        self.transport.close()
+        if self._owns_transport:  # a fork's wire shares its first handle's transport
+            self.transport.close()
 
 
 def redirect_url(url: httpx.URL, location: str) -> httpx.URL:

@@ -35,21 +35,21 @@ TAKEN_PROBES = 3
 def address_tree(ctx: CheckContext) -> str | None:
     """The address tree the target names in its new-address proofs (asked once, cached); None when
     it gives no proof naming one."""
-    if "address_tree" not in ctx.cache:
+    def named(ctx: CheckContext) -> str | None:
         answer = ctx.call("getMultipleNewAddressProofs", [ctx.fresh_pubkey()])
         items = answer.value if isinstance(answer.value, list) else []
         tree = items[0].get("merkleTree") if items and isinstance(items[0], dict) else None
-        ctx.cache["address_tree"] = tree if isinstance(tree, str) else None
-    return ctx.cache["address_tree"]
+        return tree if isinstance(tree, str) else None
+
+    return ctx.once("address_tree", named)
 
 
 def address_taken_probes(ctx: CheckContext) -> list[tuple[str, Answer]]:
     """Discovered addresses (live or closed: an address never leaves its tree), each with the
     target's answer when asked for a new-address proof of it (asked once, cached)."""
-    if "taken" not in ctx.cache:
-        addresses = (ctx.keys["addresses"] + ctx.keys["closed_addresses"])[:TAKEN_PROBES]
-        ctx.cache["taken"] = [(address, ctx.call("getMultipleNewAddressProofs", [address])) for address in addresses]
-    return ctx.cache["taken"]
+    addresses = (ctx.keys["addresses"] + ctx.keys["closed_addresses"])[:TAKEN_PROBES]
+    return ctx.once("taken", lambda ctx: [(address, ctx.call("getMultipleNewAddressProofs", [address]))
+                                          for address in addresses])
 
 
 def confirmed_taken(ctx: CheckContext) -> list[tuple[str, Answer]]:

@@ -85,9 +85,7 @@ class Planned:
 def plan(ctx: CheckContext, chain: Chain) -> tuple[list[Planned], list[str]]:
     """The proofs to ask for (one per circuit the contract allows, and one of a token account), and the
     circuits the chain cannot fill, in words. The same for every check of a run."""
-    if "onchain plan" not in ctx.cache:
-        ctx.cache["onchain plan"] = _plan(ctx, chain)
-    return ctx.cache["onchain plan"]
+    return ctx.once("onchain plan", lambda ctx: _plan(ctx, chain))
 
 
 def _plan(ctx: CheckContext, chain: Chain) -> tuple[list[Planned], list[str]]:
@@ -159,10 +157,7 @@ def spent_to_ask(chain: Chain) -> list[bytes]:
 
 def answer_for(ctx: CheckContext, planned: Planned) -> Answer:
     """The target's answer to a planned request, asked once per run."""
-    answers = ctx.cache.setdefault("onchain answers", {})
-    if planned.label not in answers:
-        answers[planned.label] = ctx.call(METHOD, planned.params)
-    return answers[planned.label]
+    return ctx.once(f"onchain answer {planned.label}", lambda ctx: ctx.call(METHOD, planned.params))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,144 @@
+"""The active checks' work in units (a check once, or once per method it applies to), run on the worker threads.
+
+Each unit runs in a fork of the run's context with a result of its own; the run's thread takes the
+units in the catalogue's order as they end, judges what each asked (`CheckContext.absorb`) and adds its
+result to its check's. A finding is recorded into the check's result at that moment, not when it was
+found, so grouping, counts and examples are those of a run that asked one request at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+from harness.context import CheckContext
+from harness.core.events import CheckFinished, CheckStarted, Event
+from harness.core.model import CheckResult, Finding
+from harness.core.registry import CheckSpec
+from harness.engine.shard import Shard
+from harness.engine.workers import Workers
+from harness.target import Target
+from schema import Method
+
+__all__ = ["Unit", "plan", "run_units"]
+
+AHEAD = 2
+"""Units started ahead of the one being judged, per worker."""
+Guarded = Callable[..., bool]
+"""`runner._guarded`: runs one check body, what it raises becoming a finding; False when it cannot apply."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One check on one method (or once, for a check of the whole target)."""
+
+    spec: CheckSpec
+    method: Method | None
+    name: str
+    """What its forked context is named after: its request ids and randomness follow from it and the seed."""
+
+
+def plan(ctx: CheckContext, specs: list[CheckSpec], results: dict[str, CheckResult], methods: set[str],
+         shard: Shard | None) -> list[Unit]:
+    """The units of the active checks, in the catalogue's order; the checks' results say where each ran."""
+    units = []
+    for spec in specs:
+        if spec.kind != "active":
+            continue
+        result = results[spec.id]
+        chosen = [None] if spec.methods is None else [
+            method for method in ctx.contract.methods.values()
+            if spec.applies_to(method) and (not methods or method.name in methods)]
+        for method in chosen:
+            if shard is not None and not shard.owns(spec.id, method.name if method else None):
+                result.other_shards = True
+                continue
+            result.runs += 1
+            if method is not None:
+                result.methods.add(method.name)
+            units.append(Unit(spec, method, spec.id if method is None else f"{spec.id}/{method.name}"))
+    return units
+
+
+def run_units(ctx: CheckContext, workers: Workers, specs: list[CheckSpec], units: list[Unit],
+              results: dict[str, CheckResult], guarded: Guarded, record: Callable[[CheckResult, Finding], None],
+              on_event: Callable[[Event], None]) -> None:
+    """Run every unit on the workers and add what each found to its check's result, in the catalogue's order.
+    An interrupt ends the units under way (each is then incomplete), keeps what ended, and is raised again."""
+    futures: list[Future] = []
+
+    def submitted(index: int) -> Future:
+        """Unit `index`'s future; the units up to `AHEAD` per worker further on are started too, so that the
+        workers keep the wire busy while the answers waiting to be judged stay few."""
+        while len(futures) < min(len(units), index + 1 + AHEAD * workers.concurrency):
+            futures.append(workers.submit(_work(ctx, units[len(futures)], guarded)))
+        return futures[index]
+
+    by_spec: dict[str, list[int]] = {spec.id: [] for spec in specs if spec.kind == "active"}
+    for index, unit in enumerate(units):
+        by_spec[unit.spec.id].append(index)
+    taken = 0
+    try:
+        for spec in specs:
+            if spec.kind != "active":
+                continue
+            on_event(CheckStarted(spec.id))
+            inapplicable = set()
+            for index in by_spec[spec.id]:
+                unit, (outcome,) = units[index], workers.results([submitted(index)])
+                taken += 1
+                applies = _take(ctx, results[spec.id], outcome, record)
+                if outcome[3]:
+                    raise KeyboardInterrupt  # the unit was cut short: the run was interrupted
+                if not applies and unit.method is not None:
+                    inapplicable.add(unit.method.name)
+            if results[spec.id].examined_total:  # a check that did its work elsewhere did not miss those methods
+                results[spec.id].methods -= inapplicable
+            on_event(CheckFinished(results[spec.id]))
+        if ctx.target.gate.cancelled.is_set():  # interrupted where the KeyboardInterrupt itself was lost
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        for unit, future in list(zip(units, futures, strict=False))[taken:]:
+            outcome = workers.outcome(future)
+            if isinstance(outcome, tuple):
+                _take(ctx, results[unit.spec.id], outcome, record)
+        raise
+
+
+def _work(ctx: CheckContext, unit: Unit, guarded: Guarded) -> Callable[[Target, Target | None], Any]:
+    spec, method = unit.spec, unit.method
+
+    def work(target: Target, reference: Target | None) -> tuple[CheckContext, CheckResult, bool, bool]:
+        twin = ctx.fork(unit.name, target, reference)
+        part = CheckResult(spec.id, spec.family, spec.clauses, spec.description, basis=spec.basis)
+        body = (lambda: spec.function(twin)) if method is None else (lambda: spec.function(twin, method))
+        try:
+            applies = guarded(twin, spec, part, body, method.name if method else None, record=_append)
+        except KeyboardInterrupt:  # the run was interrupted: `guarded` marked the part incomplete
+            return twin, part, True, True
+        return twin, part, applies, False
+
+    return work
+
+
+def _append(result: CheckResult, finding: Finding) -> None:
+    result.findings.append(finding)
+
+
+def _take(ctx: CheckContext, result: CheckResult, outcome: tuple[CheckContext, CheckResult, bool, bool],
+          record: Callable[[CheckResult, Finding], None]) -> bool:
+    """Judge what a unit asked and add its result to its check's; whether the unit's rule applied."""
+    twin, part, applies, _interrupted = outcome
+    ctx.absorb(twin)
+    for finding in part.findings:
+        record(result, finding)
+    result.skipped += part.skipped
+    result.unreached += part.unreached
+    for kind, n in part.examined.items():
+        result.examined[kind] = result.examined.get(kind, 0) + n
+    result.examined_methods |= part.examined_methods
+    result.not_applicable = part.not_applicable or result.not_applicable
+    result.incomplete = part.incomplete or result.incomplete
+    return applies
