@@ -28,7 +28,7 @@ from solders.token.associated import get_associated_token_address
 from ledger_chain.instructions import CompressedAccount, Remaining, account_value, metas
 from ledger_chain.layouts import vec_argument
 from ledger_chain.model import LiveAccount
-from ledger_chain.operations import Built, Operation, SolInvoke
+from ledger_chain.operations import Built, Operation, SolInvoke, lamports_moved
 from ledger_chain.programs import (
     ACCOUNT_COMPRESSION,
     COMPRESSED_TOKEN,
@@ -165,9 +165,8 @@ class BatchedInvoke(Operation):
         return self.label
 
     def describe(self) -> str:
-        moved = f", compress {self.compress}" if self.compress else f", decompress {self.decompress}" \
-            if self.decompress else ""
-        return f"{self.label}: user {self.user}, {len(self.inputs)} in by index, {len(self.outputs)} out{moved}"
+        return (f"{self.label}: user {self.user}, {len(self.inputs)} in by index, {len(self.outputs)} out"
+                f"{lamports_moved(self.compress, self.decompress)}")
 
     def build(self, ctx: Context) -> Built:
         signer = ctx.keys.user(self.user)

@@ -32,7 +32,8 @@ from ledger_crypto import hash_to_field
 if TYPE_CHECKING:
     from ledger_chain.chain import Context
 
-__all__ = ["Built", "CreateTree", "DoubleSpend", "InsertAddress", "Nullify", "Operation", "SolInvoke", "address_of"]
+__all__ = ["Built", "CreateTree", "DoubleSpend", "InsertAddress", "Nullify", "Operation", "SolInvoke", "address_of",
+           "lamports_moved"]
 
 TREE_SIZE, QUEUE_SIZE, CPI_CONTEXT_SIZE = 1_364_288, 1_382_992, 20 * 1024 + 8
 """Account sizes of a v1 state tree (height 26, changelog 1400, roots 2400, canopy 10), its nullifier
@@ -79,6 +80,11 @@ def input_of(model: Model, account: LiveAccount) -> InputAccount:
 # ----------------------------------------------------------------------------- compressed SOL
 
 
+def lamports_moved(compress: int | None, decompress: int | None) -> str:
+    """`, compress N` or `, decompress N` (or nothing), as an operation's description ends."""
+    return f", compress {compress}" if compress else f", decompress {decompress}" if decompress else ""
+
+
 @dataclass(frozen=True)
 class SolInvoke(Operation):
     """One `invoke` of the light system program, signed by user `user` (owner of every input)."""
@@ -96,10 +102,8 @@ class SolInvoke(Operation):
         return self.label
 
     def describe(self) -> str:
-        moved = f", compress {self.compress}" if self.compress else f", decompress {self.decompress}" \
-            if self.decompress else ""
         return (f"{self.label}: user {self.user}, {len(self.inputs)} in, {len(self.outputs)} out, "
-                f"{len(self.seeds)} new addresses{moved}")
+                f"{len(self.seeds)} new addresses{lamports_moved(self.compress, self.decompress)}")
 
     def build(self, ctx: Context) -> Built:
         model = ctx.model

@@ -13,13 +13,8 @@ to a staging folder and renamed into place, so a folder that exists is complete.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import shutil
-import subprocess
-import tarfile
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -29,7 +24,7 @@ from typing import Any
 from solders.pubkey import Pubkey
 
 from ledger_chain.programs import ACCOUNT_COMPRESSION, COMPRESSED_TOKEN, LIGHT_SYSTEM, NOOP, REGISTRY
-from ledger_proofs.install import ProverInstallError
+from ledger_proofs.npm_package import PackageFiles
 
 __all__ = ["BATCHED_TREES", "TODAY_FILES", "TodayPrograms", "find_today", "install_today", "today_manifest"]
 
@@ -50,8 +45,8 @@ BATCHED_TREES = {
 }
 """The batched state trees the chain writes, with their output queues (two of the package's five)."""
 
-_MARKER = "installed.json"
 _PARTS = {"programs": "package/bin", "accounts": "package/accounts"}
+"""Install folder -> where the package holds those files."""
 
 
 @cache
@@ -88,32 +83,21 @@ class TodayPrograms:
 
     def check(self) -> list[str]:
         """Problems found by reading every file's SHA-256; empty when intact."""
-        return _problems(self.folder, hashes=True)
+        return _package().problems(self.folder, hashes=True)
 
 
-def _kept() -> dict[str, dict[str, Any]]:
-    return {f"{kind}/{name}": spec for kind in _PARTS for name, spec in today_manifest()[kind].items()}
-
-
-def _problems(folder: Path, *, hashes: bool) -> list[str]:
-    problems = []
-    for relative, expected in _kept().items():
-        path = folder / relative
-        if not path.is_file():
-            problems.append(f"{relative}: missing")
-        elif path.stat().st_size != expected["size"]:
-            problems.append(f"{relative}: {path.stat().st_size} bytes, expected {expected['size']}")
-        elif hashes and hashlib.sha256(path.read_bytes()).hexdigest() != expected["sha256"]:
-            problems.append(f"{relative}: SHA-256 differs from the published file")
-    return problems
+def _package() -> PackageFiles:
+    manifest = today_manifest()
+    files = {f"{kind}/{name}": (f"{where}/{name}", spec) for kind, where in _PARTS.items()
+             for name, spec in manifest[kind].items()}
+    return PackageFiles(manifest["package"], manifest["version"], manifest["integrity"], "programs-0.28.3.json",
+                        files, "today's programs")
 
 
 def find_today(folder: Path | None = None) -> TodayPrograms | None:
     """The install in `folder` (default `programs_dir()`), or None when a file is missing or of another size."""
     folder = folder or programs_dir()
-    if not (folder / _MARKER).is_file() or _problems(folder, hashes=False):
-        return None
-    return TodayPrograms(folder)
+    return TodayPrograms(folder) if _package().installed(folder) else None
 
 
 def install_today(folder: Path | None = None, *, log: Any = None) -> TodayPrograms:
@@ -124,61 +108,7 @@ def install_today(folder: Path | None = None, *, log: Any = None) -> TodayProgra
     found = find_today(folder)
     if found is not None:
         return found
-    spec = f"{today_manifest()['package']}@{today_manifest()['version']}"
-    npm = shutil.which("npm")
-    if npm is None:
-        raise ProverInstallError(f"npm is not installed, and today's programs come from the npm package {spec}. "
-                                 "Install Node.js with npm (https://nodejs.org), then run the command again.")
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".csi-programs-", dir=folder.parent) as scratch:
-        scratch_path = Path(scratch)
-        say(f"fetching {spec} with npm (about 7 MB)")
-        tarball = _npm_pack(npm, spec, scratch_path)
-        staging = scratch_path / "staging"
-        _extract(tarball, staging)
-        problems = _problems(staging, hashes=True)
-        if problems:
-            raise ProverInstallError(f"{spec}: files differ from programs-0.28.3.json: {'; '.join(problems[:5])}")
-        (staging / _MARKER).write_text(json.dumps({"package": spec}) + "\n", encoding="utf-8")
-        if folder.exists():
-            shutil.rmtree(folder)
-        staging.rename(folder)
-    say(f"{spec} installed in {folder}")
+    package = _package()
+    package.install(folder, say=say, download="about 7 MB", marker={})
+    say(f"{package.spec} installed in {folder}")
     return TodayPrograms(folder)
-
-
-def _npm_pack(npm: str, spec: str, into: Path) -> Path:
-    command = [npm, "pack", spec, "--json", "--pack-destination", str(into)]
-    try:
-        done = subprocess.run(command, cwd=into, capture_output=True, text=True, timeout=900, check=False)
-    except subprocess.TimeoutExpired as exc:
-        raise ProverInstallError(f"`npm pack {spec}` did not finish within 15 minutes") from exc
-    if done.returncode != 0:
-        tail = "\n".join(done.stderr.strip().splitlines()[-8:])
-        raise ProverInstallError(f"`npm pack {spec}` failed (exit {done.returncode}):\n{tail}")
-    try:
-        packed = json.loads(done.stdout)[0]
-    except (ValueError, IndexError, KeyError) as exc:
-        raise ProverInstallError(f"`npm pack {spec}` printed no JSON description: {done.stdout[:300]!r}") from exc
-    if packed.get("integrity") != today_manifest()["integrity"]:
-        raise ProverInstallError(f"{spec}: npm's tarball has integrity {packed.get('integrity')}, expected "
-                                 f"{today_manifest()['integrity']} (programs-0.28.3.json)")
-    return into / packed["filename"]
-
-
-def _extract(tarball: Path, into: Path) -> None:
-    """Only the kept files, by exact member name."""
-    wanted = {f"{_PARTS[relative.partition('/')[0]]}/{relative.partition('/')[2]}": relative for relative in _kept()}
-    with tarfile.open(tarball, "r:gz") as archive:
-        for member in archive:
-            relative = wanted.pop(member.name, None)
-            if relative is None or not member.isfile():
-                continue
-            target = into / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            source = archive.extractfile(member)
-            assert source is not None
-            with source, target.open("wb") as out:
-                shutil.copyfileobj(source, out, 1 << 20)
-    if wanted:
-        raise ProverInstallError(f"{tarball.name} lacks {', '.join(sorted(wanted))}")

@@ -12,7 +12,7 @@ Facts: docs/ledger-native.md.
 
 from ledger_ingest.changes import (
     AddressUpdate,
-    BatchUpdate,
+    BatchEvent,
     LedgerTransaction,
     Nullification,
     OutputAccount,
@@ -33,7 +33,7 @@ from ledger_ingest.sources import (
 
 __all__ = [
     "AddressUpdate",
-    "BatchUpdate",
+    "BatchEvent",
     "Block",
     "DecodedTransaction",
     "IngestError",

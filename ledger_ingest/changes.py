@@ -20,7 +20,6 @@ does not read.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from ledger_crypto import TOKEN_DISCRIMINATOR, TOKEN_PROGRAM_ID, TokenDataFields, b58encode, poseidon
 from ledger_ingest.decode import DecodedTransaction, IngestError
@@ -42,7 +41,7 @@ from ledger_ingest.system import parse_system_instruction
 
 __all__ = [
     "AddressUpdate",
-    "BatchUpdate",
+    "BatchEvent",
     "LedgerTransaction",
     "Nullification",
     "OutputAccount",
@@ -113,28 +112,6 @@ class QueuedAddress:
 
 
 @dataclass(frozen=True, slots=True)
-class BatchUpdate:
-    """A forester's batch event (MerkleTreeEvent 3/4/5) on a batched tree.
-
-    `[old_next_index, new_next_index)` are leaf indices for `append` (queue = the output queue), input-queue
-    indices for `nullify` and address-tree leaf indices (starting at 1) for `address_append`. The tree's
-    root becomes `new_root`, at `root_index` of its root history, with sequence number `seq`.
-    """
-
-    kind: Literal["append", "nullify", "address_append"]
-    tree: bytes
-    queue: bytes | None
-    batch_index: int
-    zkp_batch_index: int
-    zkp_batch_size: int
-    old_next_index: int
-    new_next_index: int
-    new_root: bytes
-    root_index: int
-    seq: int
-
-
-@dataclass(frozen=True, slots=True)
 class Nullification:
     """A forester zeroed state-tree leaf `leaf_index` of `tree` at `seq`."""
 
@@ -172,7 +149,7 @@ class LedgerTransaction:
     address_updates: tuple[AddressUpdate, ...] = ()
     queued_nullifiers: tuple[QueuedNullifier, ...] = ()
     queued_addresses: tuple[QueuedAddress, ...] = ()
-    batch_updates: tuple[BatchUpdate, ...] = ()
+    batch_updates: tuple[BatchEvent, ...] = ()
 
     @property
     def indexed(self) -> bool:
@@ -239,16 +216,13 @@ class _Changes:
         self.addresses: list[AddressUpdate] = []
         self.queued_nullifiers: list[QueuedNullifier] = []
         self.queued_addresses: list[QueuedAddress] = []
-        self.batch_updates: list[BatchUpdate] = []
+        self.batch_updates: list[BatchEvent] = []
 
     def add_tree_event(self, event: NullifierEvent | IndexedTreeEvent | BatchEvent) -> None:
         if isinstance(event, IndexedTreeEvent):
             self.addresses.extend(_address_updates(event))
         elif isinstance(event, BatchEvent):
-            self.batch_updates.append(BatchUpdate(
-                event.kind, event.tree, event.queue, event.batch_index, event.zkp_batch_index,
-                event.zkp_batch_size, event.old_next_index, event.new_next_index, event.new_root, event.root_index,
-                event.seq))
+            self.batch_updates.append(event)
         else:
             self.nullified.extend(Nullification(event.tree, leaf, event.seq + i)
                                   for i, leaf in enumerate(event.leaf_indices))

@@ -144,7 +144,12 @@ class IndexedTreeEvent:
 
 @dataclass(frozen=True, slots=True)
 class BatchEvent:
-    """MerkleTreeEvent 3 (append), 4 (nullify) or 5 (address_append) of a batched tree."""
+    """MerkleTreeEvent 3 (append), 4 (nullify) or 5 (address_append): a forester's batch on a batched tree.
+
+    `[old_next_index, new_next_index)` are leaf indices for `append` (queue = the output queue), input-queue
+    indices for `nullify` and address-tree leaf indices (starting at 1) for `address_append`. The tree's
+    root becomes `new_root`, at `root_index` of its root history, with sequence number `seq`.
+    """
 
     kind: Literal["append", "nullify", "address_append"]
     tree: bytes

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ledger_crypto import BATCHED_STATE_HEIGHT, BatchedAddressTree, StateTree, b58encode
 
 if TYPE_CHECKING:
-    from ledger_ingest import BatchUpdate, QueuedAddress, QueuedNullifier
+    from ledger_ingest import BatchEvent, QueuedAddress, QueuedNullifier
 
 __all__ = ["BatchedAddressQueue", "BatchedStateTree"]
 
@@ -67,7 +67,7 @@ class BatchedStateTree(StateTree):
     def queue_nullifier(self, item: QueuedNullifier) -> None:
         self.nullifiers[item.queue_index] = (item.leaf_index, item.nullifier)
 
-    def apply(self, event: BatchUpdate) -> None:
+    def apply(self, event: BatchEvent) -> None:
         """Apply a BatchAppend or BatchNullify; ValueError when the root it states is not the one reached."""
         writes: dict[int, bytes] = {}
         if event.kind == "append":
@@ -110,7 +110,7 @@ class BatchedAddressQueue:
             self.queued[item.queue_index] = item.address
             self._queued_set.add(item.address)
 
-    def apply(self, event: BatchUpdate) -> None:
+    def apply(self, event: BatchEvent) -> None:
         """Apply a BatchAddressAppend: queue indices `[old − 1, new − 1)`, in queue order."""
         values = []
         for queue_index in range(event.old_next_index - 1, event.new_next_index - 1):
@@ -124,7 +124,7 @@ class BatchedAddressQueue:
         _check_root(self.whole, self.tree.root, event)
 
 
-def _check_root(whole: bool, root: bytes, event: BatchUpdate) -> None:
+def _check_root(whole: bool, root: bytes, event: BatchEvent) -> None:
     if whole and root != event.new_root:
         raise ValueError(f"batch {event.kind} of tree {b58encode(event.tree)} (seq {event.seq}) states root "
                          f"{event.new_root.hex()}, the queued values read before it give {root.hex()}")

@@ -13,6 +13,7 @@ import pytest
 
 from ledger_chain.programs import PROGRAM_FILES
 from ledger_proofs import install as installer
+from ledger_proofs import npm_package
 from ledger_proofs.install import Installation, find_installation, manifest
 
 CSI = Path(sys.executable).with_name("csi")
@@ -22,11 +23,12 @@ def test_the_manifest_lists_five_programs_and_twelve_dumps() -> None:
     data = manifest()
     assert sorted(data["programs"]) == sorted(PROGRAM_FILES.values())
     assert len(data["accounts"]) == 12 and all(name.endswith(".json") for name in data["accounts"])
-    kept = installer._kept_files()
+    kept = installer._package().files
     assert {f"programs/{n}" for n in data["programs"]} | {f"accounts/{n}" for n in data["accounts"]} <= set(kept)
-    assert installer._member("programs/spl_noop.so") == "package/bin/spl_noop.so"
-    assert installer._member("accounts/x.json") == "package/accounts/x.json"
-    assert installer._member("proving-keys/a.key") == "package/bin/proving-keys/a.key"
+    assert kept["programs/spl_noop.so"][0] == "package/bin/spl_noop.so"
+    assert kept[f"accounts/{next(iter(data['accounts']))}"][0].startswith("package/accounts/")
+    assert all(member == f"package/bin/{relative}" for relative, (member, _) in kept.items()
+               if relative.startswith("proving-keys/"))
 
 
 @pytest.mark.chain
@@ -50,7 +52,7 @@ def test_an_install_without_programs_is_incomplete(installation: Installation, t
                           timeout=120)
     assert done.returncode == 1 and "not installed, or incomplete" in done.stderr
     lines: list[str] = []
-    monkeypatch.setattr(installer.shutil, "which", lambda name: None)
+    monkeypatch.setattr(npm_package.shutil, "which", lambda name: None)
     with pytest.raises(installer.ProverInstallError, match="npm is not installed"):
         installer.install(old, log=lines.append)
     assert lines == [f"the install in {old.resolve()} is incomplete (17 files differ or are missing: accounts, "

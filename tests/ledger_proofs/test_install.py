@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from ledger_proofs import install as installer
+from ledger_proofs import npm_package
 from ledger_proofs.circuits import CIRCUITS
 from ledger_proofs.install import ProverInstallError, binary_name, find_installation, manifest, prover_dir
 from tests.ledger_proofs.support import installed_prover
@@ -36,7 +37,7 @@ def test_folder_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 
 
 def test_missing_npm_is_said_clearly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(installer.shutil, "which", lambda name: None)
+    monkeypatch.setattr(npm_package.shutil, "which", lambda name: None)
     with pytest.raises(ProverInstallError, match=r"npm is not installed.*csi prover install"):
         installer.install(tmp_path / "prover")
     assert not (tmp_path / "prover").exists()
@@ -48,21 +49,32 @@ def test_not_installed_or_altered_is_not_found(tmp_path: Path) -> None:
     assert find_installation(tmp_path) is None  # the marker alone: files missing
 
 
-def test_extract_keeps_only_the_listed_files(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def _package(files: dict[str, str]) -> npm_package.PackageFiles:
+    """Files kept by relative path -> tarball member, of a package that exists only here."""
+    return npm_package.PackageFiles("p", "1", "sha512-x", "p.json",
+                                    {relative: (member, {}) for relative, member in files.items()}, "p")
+
+
+def test_extract_keeps_only_the_listed_files(tmp_path: Path) -> None:
     kept = {"prover-x": b"binary", "proving-keys/a.key": b"key"}
-    monkeypatch.setattr(installer, "_kept_files", lambda: {name: {} for name in kept})
     tarball = tmp_path / "p.tgz"
     with tarfile.open(tarball, "w:gz") as archive:
         for name, data in {**kept, "forester": b"not wanted", "../evil": b"x"}.items():
             info = tarfile.TarInfo(f"package/bin/{name}")
             info.size = len(data)
             archive.addfile(info, io.BytesIO(data))
-    installer._extract(tarball, tmp_path / "out")
+    _package({name: f"package/bin/{name}" for name in kept})._extract(tarball, tmp_path / "out")
     found = sorted(str(p.relative_to(tmp_path / "out")) for p in (tmp_path / "out").rglob("*") if p.is_file())
     assert found == ["prover-x", "proving-keys/a.key"]
-    monkeypatch.setattr(installer, "_kept_files", lambda: {"missing": {}})
     with pytest.raises(ProverInstallError, match="lacks package/bin/missing"):
-        installer._extract(tarball, tmp_path / "out2")
+        _package({"missing": "package/bin/missing"})._extract(tarball, tmp_path / "out2")
+
+
+def test_the_prover_keeps_each_file_from_its_member_in_the_package() -> None:
+    kept = installer._package().files
+    assert kept[installer.binary_name()][0] == f"package/bin/{installer.binary_name()}"
+    assert all(member == f"package/{'bin' if relative.startswith('programs/') else 'accounts'}/{relative.split('/')[1]}"
+               for relative, (member, _) in kept.items() if relative.split("/")[0] in ("programs", "accounts"))
 
 
 @pytest.mark.prover

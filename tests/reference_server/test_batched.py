@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from ledger_ingest import BatchUpdate, LedgerTransaction
+from ledger_ingest import BatchEvent, LedgerTransaction
 from reference_server.batched import BatchedStateTree
 from reference_server.ledger_native import NativeLedger
 from tests.ledger_ingest.test_batched_ingest import folder_transactions
@@ -56,7 +56,7 @@ def test_an_account_leaves_the_queue_with_the_append_that_covers_its_leaf() -> N
     first_append = next(i for i, tx in enumerate(transactions) if any(e.kind == "append" for e in tx.batch_updates))
     before = _ledger(transactions[:first_append])
     after = _ledger(transactions[:first_append + 1])
-    event: BatchUpdate = transactions[first_append].batch_updates[0]
+    event: BatchEvent = transactions[first_append].batch_updates[0]
     for ledger, appended in ((before, False), (after, True)):
         live = [a for a in ledger.accounts.values() if not a.closed and a.leaf_index < event.new_next_index]
         assert live and all(ledger.in_output_queue(a) is not appended for a in live)
