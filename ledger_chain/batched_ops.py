@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 import construct
 from borsh_construct import U8, U16, U32, U64, Bool, CStruct, Option, Vec
@@ -28,7 +28,7 @@ from solders.token.associated import get_associated_token_address
 from ledger_chain.instructions import CompressedAccount, Remaining, account_value, metas
 from ledger_chain.layouts import vec_argument
 from ledger_chain.model import LiveAccount
-from ledger_chain.operations import Built, Operation, SolInvoke, lamports_moved
+from ledger_chain.operations import Built, Context, Operation, SolInvoke, lamports_moved
 from ledger_chain.programs import (
     ACCOUNT_COMPRESSION,
     COMPRESSED_TOKEN,
@@ -43,9 +43,6 @@ from ledger_chain.programs import (
 from ledger_chain.system import Output
 from ledger_chain.today import BATCHED_TREES
 from ledger_chain.token import create_ata
-
-if TYPE_CHECKING:
-    from ledger_chain.chain import Context
 
 __all__ = ["BatchedInvoke", "BatchedTokenTransfer", "DoubleSpendByIndex", "RefusedV1Spend", "queue_of"]
 

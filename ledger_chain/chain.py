@@ -23,7 +23,7 @@ from ledger_chain.batched_model import QueueMirror, TodayModel
 from ledger_chain.blocks import BlockInfo, block_result, transaction_entry
 from ledger_chain.keys import Keys
 from ledger_chain.model import Model, StateTreeMirror
-from ledger_chain.operations import Operation
+from ledger_chain.operations import Context, Operation
 from ledger_chain.programs import ADDRESS_QUEUE, ADDRESS_TREE, NULLIFIER_QUEUE, STATE_TREE
 from ledger_chain.proofs import ChainProver
 from ledger_chain.runtime import ChainError, Executed, Runtime
@@ -48,16 +48,6 @@ def genesis_funding(keys: Keys) -> dict[Pubkey, int]:
     funding[keys.forester.pubkey()] = 10**11
     funding[keys.treasurer.pubkey()] = 10**13
     return funding
-
-
-@dataclass
-class Context:
-    """What an operation builds against."""
-
-    runtime: Runtime
-    model: Model
-    keys: Keys
-    prover: ChainProver
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from solders.instruction import Instruction
 from solders.keypair import Keypair
@@ -23,17 +23,27 @@ from solders.system_program import CreateAccountParams, create_account
 from ledger_chain.accounts import queue_index, read_tree
 from ledger_chain.forester import nullify, update_address_tree
 from ledger_chain.instructions import CompressedAccount, InputAccount, metas
+from ledger_chain.keys import Keys
 from ledger_chain.layouts import INIT_STATE_TREE, anchor_data
 from ledger_chain.model import LiveAccount, Model, StateTreeMirror
 from ledger_chain.programs import ACCOUNT_COMPRESSION, LIGHT_SYSTEM, REGISTRY, pda
+from ledger_chain.proofs import ChainProver
+from ledger_chain.runtime import Runtime
 from ledger_chain.system import NewAddress, Output, invoke
 from ledger_crypto import hash_to_field
 
-if TYPE_CHECKING:
-    from ledger_chain.chain import Context
+__all__ = ["Built", "Context", "CreateTree", "DoubleSpend", "InsertAddress", "Nullify", "Operation", "SolInvoke",
+           "address_of", "lamports_moved"]
 
-__all__ = ["Built", "CreateTree", "DoubleSpend", "InsertAddress", "Nullify", "Operation", "SolInvoke", "address_of",
-           "lamports_moved"]
+@dataclass
+class Context:
+    """What an operation builds against: the programs, the kit's model of the chain, the keys and the prover."""
+
+    runtime: Runtime
+    model: Model
+    keys: Keys
+    prover: ChainProver
+
 
 TREE_SIZE, QUEUE_SIZE, CPI_CONTEXT_SIZE = 1_364_288, 1_382_992, 20 * 1024 + 8
 """Account sizes of a v1 state tree (height 26, changelog 1400, roots 2400, canopy 10), its nullifier

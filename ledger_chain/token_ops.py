@@ -11,14 +11,14 @@ authority).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from solders.pubkey import Pubkey
 from solders.system_program import CreateAccountParams, create_account
 from solders.token.associated import get_associated_token_address
 
 from ledger_chain.model import LiveAccount, Mint, Model
-from ledger_chain.operations import Built, Operation
+from ledger_chain.operations import Built, Context, Operation
 from ledger_chain.programs import SPL_TOKEN
 from ledger_chain.token import (
     MINT_SIZE,
@@ -35,9 +35,6 @@ from ledger_chain.token import (
     spl_mint_to,
     transfer,
 )
-
-if TYPE_CHECKING:
-    from ledger_chain.chain import Context
 
 __all__ = ["Approve", "Burn", "CreateMint", "FreezeOrThaw", "MintTo", "Revoke", "SplMint", "TokenTransfer"]
 

@@ -117,3 +117,52 @@ def test_no_two_harness_rooms_import_each_other() -> None:
     edges = _harness_edges()
     both = sorted({tuple(sorted(pair)) for pair in edges if (pair[1], pair[0]) in edges})
     assert not both, f"rooms that depend on each other: {[(a, b, edges[(a, b)], edges[(b, a)]) for a, b in both]}"
+
+
+KIT = ("schema", "harness", "reference_server", "ledger_crypto", "ledger_ingest", "ledger_proofs", "ledger_chain",
+       "cases")
+"""The kit's packages: no import circle among their modules, type-checking imports included."""
+
+
+def _kit_graph() -> dict[str, set[str]]:
+    """Module -> the kit's modules it imports (`from a.b import c` names a.b, and a.b.c when c is a module)."""
+    paths = {_module(path): path for package in KIT for path in (ROOT / package).rglob("*.py")}
+    graph = {}
+    for name, path in paths.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
+        graph[name] = {other for other in found if other in paths and other != name}
+    return graph
+
+
+def _circle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle, as the modules along it, or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    return next((found for node in sorted(graph) if node not in state and (found := visit(node))), None)
+
+
+def test_no_import_circle_anywhere() -> None:
+    assert _circle(_kit_graph()) is None, f"an import circle: {' -> '.join(_circle(_kit_graph()) or [])}"
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    assert _circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert _circle({"a": {"b"}, "b": set()}) is None

@@ -25,8 +25,7 @@ from solders.account import Account
 from solders.pubkey import Pubkey
 
 from ledger_chain import Chain
-from ledger_chain.chain import Context
-from ledger_chain.operations import Built, Operation, SolInvoke
+from ledger_chain.operations import Built, Context, Operation, SolInvoke
 from ledger_chain.programs import SPL_TOKEN, STATE_TREE
 from ledger_chain.proofs import ChainProver
 from ledger_chain.system import Output
