@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from solders.pubkey import Pubkey
 
-from harness.verify.onchain import Usable, transaction_parts
+from harness.core.failures import NotApplicable
+from harness.verify.onchain import Usable, chain_of, transaction_parts
 from harness.verify.onchain_roots import Served, address_roots, root_problems, validity_roots
 from harness.verify.validity import Problem
 from ledger_chain import RootHistory
@@ -105,3 +106,21 @@ def test_what_a_transaction_cannot_carry_is_a_problem(value: Any, title: str) ->
 def test_a_proof_a_transaction_can_carry_is_read_as_is() -> None:
     value = {"compressedProof": {**PROOF, "extra": 1}, "rootIndices": [65535]}
     assert transaction_parts(value, 1) == Usable(PROOF, [65535])
+
+
+def test_a_chain_of_todays_programs_is_not_put_before_the_programs_and_says_why() -> None:
+    """Today's verifier refuses the installed prover's v1 proofs (6043), so judging them would fail every target."""
+    class _Chain:
+        def __init__(self, today: bool) -> None:
+            self.today = today
+
+    class _Run:
+        def __init__(self, chain: _Chain | None) -> None:
+            self.chain = chain
+
+    v1 = _Chain(today=False)
+    assert chain_of(_Run(v1)) is v1  # type: ignore[arg-type]
+    with pytest.raises(NotApplicable, match=r"today's programs .* --programs 0\.18\.0"):
+        chain_of(_Run(_Chain(today=True)))  # type: ignore[arg-type]
+    with pytest.raises(NotApplicable, match="no --chain given"):
+        chain_of(_Run(None))  # type: ignore[arg-type]
