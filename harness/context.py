@@ -219,7 +219,7 @@ class CheckContext:
     def _judge(self, method: str | None, params: Any, answer: Answer, judge: bool | None) -> None:
         """Hand an answer to the checks of failure bodies and (unless `judge` is False) to the answer checks;
         `judge` None: a raw `send`, whose 4xx and 5xx answers only the checks of failure bodies judge."""
-        self._throttled(method, params, answer.exchange)
+        self._throttled(answer.method, params, answer.exchange)
         if judge is None:
             if self.on_failure_body is not None and not answer.exchange.error and (answer.status or 0) >= 400:
                 # §7 gives the body of a 429 and a 500 whatever provoked it: a malformed request's too
@@ -270,10 +270,11 @@ class CheckContext:
             self._shared.budget_spent = True
             raise Skip(str(spent)) from None
 
-    def _throttled(self, method: str | None, params: Any, exchange: Exchange) -> None:
+    def _throttled(self, method: str, params: Any, exchange: Exchange) -> None:
         """The 429 answers the client retried after are answers too: §7 gives their body, so the checks of
-        failure bodies judge each; and the faces hear of the throttling as it grows (1, 10, 100, … 429s)."""
-        if self.on_failure_body is not None and method is not None:
+        failure bodies judge each (a malformed request's too); and the faces hear of the throttling as it grows
+        (1, 10, 100, … 429s)."""
+        if self.on_failure_body is not None:
             for throttled in exchange.throttled:
                 retried = dataclasses.replace(exchange, status=429, headers=throttled.headers, body=throttled.body,
                                               json=parse_json(throttled.body, throttled.headers.get("content-type"))[0],
