@@ -14,7 +14,6 @@ to a staging folder and renamed into place, so a folder that exists is complete.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -24,7 +23,7 @@ from typing import Any
 from solders.pubkey import Pubkey
 
 from ledger_chain.programs import ACCOUNT_COMPRESSION, COMPRESSED_TOKEN, LIGHT_SYSTEM, NOOP, REGISTRY
-from ledger_proofs.npm_package import PackageFiles
+from ledger_proofs.npm_package import PackageFiles, cache_folder
 
 __all__ = ["BATCHED_TREES", "TODAY_FILES", "TodayPrograms", "find_today", "install_today", "today_manifest"]
 
@@ -56,10 +55,8 @@ def today_manifest() -> dict[str, Any]:
 
 
 def programs_dir() -> Path:
-    if os.environ.get("CSI_PROGRAMS_DIR"):
-        return Path(os.environ["CSI_PROGRAMS_DIR"]).expanduser()
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache_home / "csi-conformance" / "programs" / today_manifest()["version"]
+    """Where today's programs live: `$CSI_PROGRAMS_DIR`, else the user's cache folder, per version."""
+    return cache_folder("CSI_PROGRAMS_DIR", "programs", today_manifest()["version"])
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ were kept lacks them, is found incomplete, and is installed again.
 from __future__ import annotations
 
 import json
-import os
 import platform
 import sys
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger_proofs.circuits import CIRCUITS
-from ledger_proofs.npm_package import MARKER, PackageFiles, ProverInstallError
+from ledger_proofs.npm_package import MARKER, PackageFiles, ProverInstallError, cache_folder
 
 __all__ = ["Installation", "ProverInstallError", "binary_name", "find_installation", "install", "manifest",
            "prover_dir"]
@@ -38,10 +37,7 @@ def manifest() -> dict[str, Any]:
 
 def prover_dir() -> Path:
     """Where the prover lives: `$CSI_PROVER_DIR`, else the user's cache folder, per version."""
-    if os.environ.get("CSI_PROVER_DIR"):
-        return Path(os.environ["CSI_PROVER_DIR"]).expanduser()
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache_home / "csi-conformance" / "prover" / manifest()["version"]
+    return cache_folder("CSI_PROVER_DIR", "prover", manifest()["version"])
 
 
 def binary_name() -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import tarfile
@@ -22,13 +23,21 @@ from typing import Any
 
 from schema.errors import ConfigError
 
-__all__ = ["MARKER", "PackageFiles", "ProverInstallError"]
+__all__ = ["MARKER", "PackageFiles", "ProverInstallError", "cache_folder"]
 
 MARKER = "installed.json"
 
 
 class ProverInstallError(ConfigError):
     """The package cannot be installed or its files are not the published ones; the message says what to do."""
+
+
+def cache_folder(variable: str, kind: str, version: str) -> Path:
+    """Where a package's files live: `$variable` when set, else the user's cache folder, per kind and version."""
+    if os.environ.get(variable):
+        return Path(os.environ[variable]).expanduser()
+    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache_home / "csi-conformance" / kind / version
 
 
 def _sha256(path: Path) -> str:

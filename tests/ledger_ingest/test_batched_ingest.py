@@ -11,11 +11,9 @@ the kit can; and what cannot be read is refused naming the transaction.
 from __future__ import annotations
 
 import hashlib
-import inspect
 from collections import Counter
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -301,17 +299,10 @@ def _all_reads() -> list[LedgerTransaction]:
 def test_every_output_hash_is_recomputed(batched: bool) -> None:
     outputs = [o for read in _all_reads() for o in read.opened if (o.queue is not None) == batched]
     assert len(outputs) == (149 if batched else 53)
-    options: dict[str, Any] = {}
-    if batched:
-        if "batched" not in inspect.signature(account_hash).parameters:
-            # TODO: ledger_crypto.account_hash(..., batched=True) (big-endian leaf index and lamports) is not
-            # there yet; this assertion runs as soon as it is.
-            pytest.skip("ledger_crypto.account_hash has no batched=True yet")
-        options["batched"] = True
     for output in outputs:
         assert account_hash(owner=output.owner, leaf_index=output.leaf_index, tree=output.tree,
                             lamports=output.lamports, address=output.address, discriminator=output.discriminator,
-                            data_hash=output.data_hash, **options) == output.hash, b58encode(output.hash)
+                            data_hash=output.data_hash, batched=batched) == output.hash, b58encode(output.hash)
 
 
 def test_every_tx_hash_and_nullifier_is_recomputed() -> None:
