@@ -126,8 +126,8 @@ def machine() -> str:
 def programs_and_prover() -> tuple[object, str]:
     """Light's installed programs and the URL of the shared light prover, its start time printed: what the chain
     benchmarks need before they generate anything."""
-    from ledger_proofs.install import find_installation
-    from ledger_proofs.process import shared_prover
+    from csi_conformance.ledger_proofs.install import find_installation
+    from csi_conformance.ledger_proofs.process import shared_prover
 
     installation = find_installation()
     if installation is None:

@@ -24,7 +24,7 @@ TARGET = {"accounts": 1_000_000, "seconds": 120.0, "peak_mib": 4096.0}
 
 _CHILD = """
 import json, resource, sys, time
-from reference_server.generate import generate_ledger, generate_scenario
+from csi_conformance.reference_server.generate import generate_ledger, generate_scenario
 accounts, seed = int(sys.argv[1]), int(sys.argv[2])
 def cpu():
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)

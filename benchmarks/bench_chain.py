@@ -27,11 +27,12 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from csi_conformance.ledger_chain import ChainRpc, generate, load_chain  # noqa: E402
+from csi_conformance.ledger_chain.node import running_node  # noqa: E402
+from csi_conformance.ledger_chain.proofs import ChainProver  # noqa: E402
+from csi_conformance.ledger_chain.runtime import Runtime  # noqa: E402
+
 from benchmarks._common import machine, programs_and_prover  # noqa: E402
-from ledger_chain import ChainRpc, generate, load_chain  # noqa: E402
-from ledger_chain.node import running_node  # noqa: E402
-from ledger_chain.proofs import ChainProver  # noqa: E402
-from ledger_chain.runtime import Runtime  # noqa: E402
 
 
 class Timed:

@@ -29,9 +29,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from csi_conformance.ledger_chain import generate, load_chain  # noqa: E402
+from csi_conformance.ledger_chain.proofs import ChainProver  # noqa: E402
+
 from benchmarks._common import csi, free_port, machine, programs_and_prover, server  # noqa: E402
-from ledger_chain import generate, load_chain  # noqa: E402
-from ledger_chain.proofs import ChainProver  # noqa: E402
 
 
 def certify(chain: Path, url: str, reports: Path, *extra: str) -> dict:

@@ -30,8 +30,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from csi_conformance.harness.engine.options import DEFAULT_CONCURRENCY
+
 from benchmarks._common import HOST, csi, free_port, machine, server
-from harness.engine.options import DEFAULT_CONCURRENCY
 
 DELAYS_MS = (0, 50, 100, 300)
 

@@ -27,8 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from csi_conformance.harness.connection import Target
+
 from benchmarks._common import machine
-from harness.target import Target
 from tests.harness import hostile_servers as hs
 from tests.harness.broken import serving
 from tests.harness.csi_process import start

@@ -26,12 +26,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from csi_conformance.groundwork.jsonio import loads  # noqa: E402
+from csi_conformance.ledger_ingest import fetch_blocks, parse_slots, read_paths  # noqa: E402
+from csi_conformance.ledger_ingest.stub_rpc import stub_solana_rpc  # noqa: E402
+from csi_conformance.reference_server.ingest import ledger_from_blocks  # noqa: E402
+from csi_conformance.reference_server.ledger_native import NativeLedger  # noqa: E402
+
 from benchmarks._common import machine  # noqa: E402
-from ledger_ingest import fetch_blocks, parse_slots, read_paths  # noqa: E402
-from ledger_ingest.stub_rpc import stub_solana_rpc  # noqa: E402
-from reference_server.ingest import ledger_from_blocks  # noqa: E402
-from reference_server.ledger_native import NativeLedger  # noqa: E402
-from schema.jsonio import loads  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "ledger_ingest" / "fixtures" / "photon-0.50.0"
 BLOCK = FIXTURES / "blocks" / "get_lanon_voting_signatures" / "270893658"

@@ -23,9 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from csi_conformance.groundwork.jsonio import loads  # noqa: E402
+from csi_conformance.ledger_ingest import decode_transaction, transaction_changes  # noqa: E402
+
 from benchmarks._common import machine  # noqa: E402
-from ledger_ingest import decode_transaction, transaction_changes  # noqa: E402
-from schema.jsonio import loads  # noqa: E402
 
 TRANSACTIONS = ROOT / "tests" / "ledger_ingest" / "fixtures" / "photon-head" / "transactions"
 

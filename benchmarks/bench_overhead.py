@@ -43,9 +43,9 @@ CATEGORIES = (  # (category, path fragments, function names or None for any), fi
     ("Groth16 verification (pairings)", ("/ledger_proofs/", "/py_ecc/"), None),
     ("checks (comparisons, hashes, proofs)", ("/harness/checks/", "/harness/verify/", "/harness/mirror/",
                                               "/harness/differential/", "/ledger_crypto/"), None),
-    ("HTTP client", ("/harness/target/", "/httpx/", "/httpcore/", "/h11/", "/socket.py", "/ssl.py", "/selectors.py",
+    ("HTTP client", ("/harness/connection/", "/httpx/", "/httpcore/", "/h11/", "/socket.py", "/ssl.py", "/selectors.py",
                      "/urllib/", "/idna/", "/email/", "/http/"), None),
-    ("JSON", ("/json/", "/schema/jsonio.py"), None),
+    ("JSON", ("/json/", "/groundwork/jsonio.py"), None),
     ("engine and bookkeeping", ("/harness/engine/", "/harness/core/", "/harness/discover.py", "/harness/redact.py",
                                 "/contextlib.py", "/dataclasses.py", "/enum.py"), None),
 )
@@ -59,9 +59,9 @@ def _cpu() -> tuple[float, float]:
 
 def certify(url: str, reference: Server) -> dict:
     """One engine run against `url`: this process's CPU, the server's, wall time, requests."""
-    from harness.core.profile import profile_named
-    from harness.engine.runner import RunConfig, run
-    from harness.target import Target
+    from csi_conformance.harness.connection import Target
+    from csi_conformance.harness.core.profile import profile_named
+    from csi_conformance.harness.engine.runner import RunConfig, run
 
     _forget_answers()
     with Target(url) as target:
@@ -80,8 +80,8 @@ def certify(url: str, reference: Server) -> dict:
 def _forget_answers() -> None:
     """Empty the caches that hold what earlier runs' answers contained (decoded hashes, judged proof
     points), so that each run here pays for its answers as a `csi run` process does."""
-    from harness.verify import values
-    from ledger_crypto import groth16
+    from csi_conformance.harness.verify import values
+    from csi_conformance.ledger_crypto import groth16
 
     values._base58_value.cache_clear()
     groth16._curve_problem.cache_clear()
@@ -126,7 +126,7 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true", help="split the harness CPU by category")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    import harness.checks  # noqa: F401  (registers the catalogue, as `csi run` does)
+    import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue, as `csi run` does)
 
     port = free_port()
     with server(csi("serve", "--host", HOST, "--port", str(port), "--scenario", "default"), port) as reference:

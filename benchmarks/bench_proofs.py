@@ -29,14 +29,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ledger_crypto import b58decode  # noqa: E402
-from ledger_proofs.install import find_installation  # noqa: E402
-from ledger_proofs.process import ProverProcess  # noqa: E402
-from ledger_proofs.verify import verify_compressed  # noqa: E402
-from reference_server.methods import call  # noqa: E402
-from reference_server.options import ServerOptions  # noqa: E402
-from reference_server.scenario import load_scenario  # noqa: E402
-from schema import Contract  # noqa: E402
+from csi_conformance.ledger_crypto import b58decode  # noqa: E402
+from csi_conformance.ledger_proofs.install import find_installation  # noqa: E402
+from csi_conformance.ledger_proofs.process import ProverProcess  # noqa: E402
+from csi_conformance.ledger_proofs.verify import verify_compressed  # noqa: E402
+from csi_conformance.reference_server.methods import call  # noqa: E402
+from csi_conformance.reference_server.options import ServerOptions  # noqa: E402
+from csi_conformance.reference_server.scenario import load_scenario  # noqa: E402
+from csi_conformance.schema import Contract  # noqa: E402
+
 from tests.ledger_proofs.make_fixtures import fixture_requests  # noqa: E402
 from tests.ledger_proofs.support import circuit_named, fixture_proofs  # noqa: E402
 

@@ -27,10 +27,11 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID, b58encode
+from csi_conformance.reference_server.generate import generate_scenario
+
 from benchmarks._common import HOST, csi, free_port, machine, server, wrk
-from ledger_crypto import TOKEN_PROGRAM_ID, b58encode
-from reference_server.generate import generate_scenario
-from schema.jsonio import dumps
 
 SIZES = (10_000, 100_000, 1_000_000)
 POINT_TARGET = 0.5

@@ -28,7 +28,7 @@ from _common import ROOT, machine
 _DENSE = """
 import json, random, sys, time
 sys.path.insert(0, sys.argv[1])
-from ledger_crypto import AddressTree, StateTree
+from csi_conformance.ledger_crypto import AddressTree, StateTree
 rng = random.Random(1)
 leaves = [rng.randrange(1, 2**250).to_bytes(32, "big") for _ in range(100_000)]
 nullify = rng.sample(range(100_000), 1_000)
@@ -56,7 +56,7 @@ def dense(package_root: Path, repeat: int) -> dict[str, float]:
 
 
 def far() -> list[dict]:
-    from ledger_crypto import StateTree, fold_path, merkle
+    from csi_conformance.ledger_crypto import StateTree, fold_path, merkle
 
     class Counting:
         def __init__(self, real: object) -> None:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from schema import Contract
-from schema.errors import ConfigError
+from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.schema import Contract
 
 __all__ = ["INVARIANTS", "Invariant", "check_invariant"]
 

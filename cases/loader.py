@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cases import CASES_DIR
-from cases.invariants import INVARIANTS
-from cases.model import MODES, Case
-from reference_server.scenarios import bundled_scenarios
-from schema import Contract
-from schema.errors import ConfigError, JsonError
-from schema.jsonio import dumps, loads
+from csi_conformance.cases import CASES_DIR
+from csi_conformance.cases.invariants import INVARIANTS
+from csi_conformance.cases.model import MODES, Case
+from csi_conformance.groundwork.errors import ConfigError, JsonError
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.reference_server.scenarios import bundled_scenarios
+from csi_conformance.schema import Contract
 
 __all__ = ["HEADER_KEYS", "load_cases", "parse_case", "write_case"]
 

@@ -2,7 +2,7 @@
 
 The Python API is this module's names, the same run `csi run` and the pytest plugin make:
 
-    from harness import certify
+    from csi_conformance.harness import certify
     result = certify({"target": "https://indexer.example", "only": ["health"]})
     result.exit_code(), result.verdict(), [f.title for f in result.findings]
 
@@ -18,15 +18,14 @@ from typing import Any
 
 __all__ = ["Basis", "CheckResult", "Finding", "RunOptions", "RunResult", "Status", "certify"]
 
-_HOMES = {"Basis": "harness.core.model", "CheckResult": "harness.core.model", "Finding": "harness.core.model",
-          "RunResult": "harness.core.model", "Status": "harness.core.model", "RunOptions": "harness.engine.options",
-          "certify": "harness.engine.session"}
+_HOMES = {"Basis": ".core.model", "CheckResult": ".core.model", "Finding": ".core.model", "RunResult": ".core.model",
+          "Status": ".core.model", "RunOptions": ".engine.options", "certify": ".engine.session"}
 
 
 def __getattr__(name: str) -> Any:
     if name not in _HOMES:
         raise AttributeError(f"module 'harness' has no attribute {name!r}")
-    return getattr(importlib.import_module(_HOMES[name]), name)
+    return getattr(importlib.import_module(_HOMES[name], __package__), name)
 
 
 def __dir__() -> list[str]:

@@ -1,5 +1,5 @@
 import sys
 
-from harness.faces.cli import main
+from csi_conformance.harness.faces.cli import main
 
 sys.exit(main())

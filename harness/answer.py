@@ -6,7 +6,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from harness.target import NOT_JSON, Exchange
+from csi_conformance.harness.connection import NOT_JSON, Exchange
 
 __all__ = ["Answer"]
 

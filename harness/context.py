@@ -23,22 +23,22 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from harness.answer import Answer
-from harness.core.events import TargetThrottled
-from harness.core.failures import CheckFailure, NotApplicable, Skip
-from harness.core.keys import Keys
-from harness.core.model import Basis, CheckResult
-from harness.core.profile import Profile
-from harness.core.values import CLIP_CHARS, clip
-from harness.target import NOT_JSON, OMIT, Exchange, Target
-from harness.target.body import parse_json
-from harness.target.gate import BudgetSpent, Halted
-from ledger_crypto import b58encode
-from schema import Contract, Method
-from schema.jsonio import dumps
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.answer import Answer
+from csi_conformance.harness.connection import NOT_JSON, OMIT, Exchange, Target
+from csi_conformance.harness.connection.body import parse_json
+from csi_conformance.harness.connection.gate import BudgetSpent, Halted
+from csi_conformance.harness.core.events import TargetThrottled
+from csi_conformance.harness.core.failures import CheckFailure, NotApplicable, Skip
+from csi_conformance.harness.core.keys import Keys
+from csi_conformance.harness.core.model import Basis, CheckResult
+from csi_conformance.harness.core.profile import Profile
+from csi_conformance.harness.core.values import CLIP_CHARS, clip
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.schema import Contract, Method
 
 if TYPE_CHECKING:  # replaying a chain needs LiteSVM: imported where a run has one, not by every run
-    from ledger_chain import Chain
+    from csi_conformance.ledger_chain import Chain
 
 __all__ = ["STOP_AFTER", "Answer", "CheckContext", "answer_value", "body_value", "describe"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import CheckContext
-from harness.core.keys import Keys
+from csi_conformance.harness.context import CheckContext
+from csi_conformance.harness.core.keys import Keys
 
 __all__ = ["LIST_LIMIT", "Keys", "discover"]
 

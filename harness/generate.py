@@ -28,10 +28,10 @@ try:  # hypothesis's conjecture internals, for `drawn`: not public API, so `DIRE
 except ImportError:  # pragma: no cover
     pass
 
-from harness.core.model import Basis
-from ledger_crypto import b58encode
-from schema import Contract, Method
-from schema.jsonio import dumps
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.schema import Contract, Method
 
 __all__ = ["InvalidCase", "NoValidParams", "base58_keys", "drawn", "invalid_base58", "invalid_params", "pubkeys",
            "signatures", "valid_params"]

@@ -4,7 +4,7 @@ The API key travels in the query string (§5), so it turns up wherever a URL doe
 messages from the HTTP stack, redirect locations, servers that echo the request line. A
 `Redactor` replaces every spelling of each secret a peer or a library may produce (raw,
 percent-encoded with either hex case, form-encoded, encoded twice, JSON-escaped) with
-`REDACTED`, and `url()` also blanks what `schema.redaction.redact_url` does: any key-like query
+`REDACTED`, and `url()` also blanks what `groundwork.redaction.redact_url` does: any key-like query
 value and any URL's user part, known or not.
 """
 
@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote, quote_plus
 
-from schema.redaction import REDACTED, redact_url
+from csi_conformance.groundwork.redaction import REDACTED, redact_url
 
 __all__ = ["REDACTED", "Redactor"]
 

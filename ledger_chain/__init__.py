@@ -11,14 +11,22 @@ A layer of its own: it may import `ledger_crypto`, `ledger_ingest`, `ledger_proo
 never `harness`, `reference_server` or `cases`. See docs/real-chain.md.
 """
 
-from ledger_chain.accounts import TreeAccount, read_tree
-from ledger_chain.chain import Chain
-from ledger_chain.generation import Generated, generate
-from ledger_chain.judge import RootHistory, Verdict, groups, judge_proof, new_address, root_history, spent_accounts
-from ledger_chain.proofs import ChainProver
-from ledger_chain.replay import Replayer, load_chain, read_chain
-from ledger_chain.rpc import ChainRpc
-from ledger_chain.runtime import ChainError, Runtime
+from csi_conformance.ledger_chain.accounts import TreeAccount, read_tree
+from csi_conformance.ledger_chain.chain import Chain
+from csi_conformance.ledger_chain.generation import Generated, generate
+from csi_conformance.ledger_chain.judge import (
+    RootHistory,
+    Verdict,
+    groups,
+    judge_proof,
+    new_address,
+    root_history,
+    spent_accounts,
+)
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_chain.replay import Replayer, load_chain, read_chain
+from csi_conformance.ledger_chain.rpc import ChainRpc
+from csi_conformance.ledger_chain.runtime import ChainError, Runtime
 
 __all__ = [
     "Chain",

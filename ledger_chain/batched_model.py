@@ -19,12 +19,11 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field, replace
 
+from csi_conformance.ledger_chain.model import LiveAccount, Model
+from csi_conformance.ledger_chain.runtime import ChainError, Runtime
+from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT, StateTree
+from csi_conformance.ledger_ingest import LedgerTransaction
 from solders.pubkey import Pubkey
-
-from ledger_chain.model import LiveAccount, Model
-from ledger_chain.runtime import ChainError, Runtime
-from ledger_crypto import BATCHED_STATE_HEIGHT, StateTree
-from ledger_ingest import LedgerTransaction
 
 __all__ = ["OnChainQueue", "QueueMirror", "TodayModel", "read_batched_tree", "read_output_queue"]
 

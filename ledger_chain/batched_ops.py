@@ -21,15 +21,11 @@ from typing import ClassVar
 import construct
 from borsh_construct import U8, U16, U32, U64, Bool, CStruct, Option, Vec
 from borsh_construct import Bytes as BorshBytes
-from solders.instruction import Instruction
-from solders.pubkey import Pubkey
-from solders.token.associated import get_associated_token_address
-
-from ledger_chain.instructions import CompressedAccount, Remaining, account_value, metas
-from ledger_chain.layouts import vec_argument
-from ledger_chain.model import LiveAccount
-from ledger_chain.operations import Built, Context, Operation, SolInvoke, lamports_moved
-from ledger_chain.programs import (
+from csi_conformance.ledger_chain.instructions import CompressedAccount, Remaining, account_value, metas
+from csi_conformance.ledger_chain.layouts import vec_argument
+from csi_conformance.ledger_chain.model import LiveAccount
+from csi_conformance.ledger_chain.operations import Built, Context, Operation, SolInvoke, lamports_moved
+from csi_conformance.ledger_chain.programs import (
     ACCOUNT_COMPRESSION,
     COMPRESSED_TOKEN,
     LIGHT_SYSTEM,
@@ -40,9 +36,12 @@ from ledger_chain.programs import (
     pda,
     token_pool,
 )
-from ledger_chain.system import Output
-from ledger_chain.today import BATCHED_TREES
-from ledger_chain.token import create_ata
+from csi_conformance.ledger_chain.system import Output
+from csi_conformance.ledger_chain.today import BATCHED_TREES
+from csi_conformance.ledger_chain.token import create_ata
+from solders.instruction import Instruction
+from solders.pubkey import Pubkey
+from solders.token.associated import get_associated_token_address
 
 __all__ = ["BatchedInvoke", "BatchedTokenTransfer", "DoubleSpendByIndex", "RefusedV1Spend", "queue_of"]
 

@@ -14,22 +14,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from csi_conformance.ledger_chain.batched_model import QueueMirror, TodayModel
+from csi_conformance.ledger_chain.blocks import BlockInfo, block_result, transaction_entry
+from csi_conformance.ledger_chain.keys import Keys
+from csi_conformance.ledger_chain.model import Model, StateTreeMirror
+from csi_conformance.ledger_chain.operations import Context, Operation
+from csi_conformance.ledger_chain.programs import ADDRESS_QUEUE, ADDRESS_TREE, NULLIFIER_QUEUE, STATE_TREE
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_chain.runtime import ChainError, Executed, Runtime
+from csi_conformance.ledger_chain.today import BATCHED_TREES, TodayPrograms
+from csi_conformance.ledger_ingest import LedgerTransaction, decode_transaction, transaction_changes
+from csi_conformance.ledger_proofs.install import Installation
 from solders.compute_budget import set_compute_unit_limit
 from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
-
-from ledger_chain.batched_model import QueueMirror, TodayModel
-from ledger_chain.blocks import BlockInfo, block_result, transaction_entry
-from ledger_chain.keys import Keys
-from ledger_chain.model import Model, StateTreeMirror
-from ledger_chain.operations import Context, Operation
-from ledger_chain.programs import ADDRESS_QUEUE, ADDRESS_TREE, NULLIFIER_QUEUE, STATE_TREE
-from ledger_chain.proofs import ChainProver
-from ledger_chain.runtime import ChainError, Executed, Runtime
-from ledger_chain.today import BATCHED_TREES, TodayPrograms
-from ledger_ingest import LedgerTransaction, decode_transaction, transaction_changes
-from ledger_proofs.install import Installation
 
 __all__ = ["COMPUTE_UNITS", "FIRST_SLOT", "GENESIS_TIME", "Chain", "Context", "genesis_funding"]
 

@@ -6,12 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from ledger_chain.generation import PROGRAM_VERSIONS, generate, programs_for, progress_lines
-from ledger_chain.node import LOOPBACK, node_server
-from ledger_chain.proofs import ChainProver, default_cache_dir
-from ledger_chain.rpc import ChainRpc
-from ledger_chain.runtime import ChainError
-from schema.errors import UsageError
+from csi_conformance.groundwork.errors import UsageError
+from csi_conformance.ledger_chain.generation import PROGRAM_VERSIONS, generate, programs_for, progress_lines
+from csi_conformance.ledger_chain.node import LOOPBACK, node_server
+from csi_conformance.ledger_chain.proofs import ChainProver, default_cache_dir
+from csi_conformance.ledger_chain.rpc import ChainRpc
+from csi_conformance.ledger_chain.runtime import ChainError
 
 __all__ = ["register"]
 

@@ -21,13 +21,12 @@ import random
 from collections.abc import Mapping, Set
 from typing import Any, ClassVar
 
+from csi_conformance.ledger_chain.kinds import KINDS, Kind, Users
+from csi_conformance.ledger_chain.model import Model
+from csi_conformance.ledger_chain.operations import Operation
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture.providers import AVAILABLE_PROVIDERS, PrimitiveProvider
-
-from ledger_chain.kinds import KINDS, Kind, Users
-from ledger_chain.model import Model
-from ledger_chain.operations import Operation
 
 __all__ = ["BACKEND", "SLOT_STEPS", "SeededBackend", "drawn", "next_step", "steps"]
 

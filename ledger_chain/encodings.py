@@ -11,10 +11,9 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from csi_conformance.ledger_crypto import b58encode
 from solders.message import MessageV0
 from solders.transaction import VersionedTransaction
-
-from ledger_crypto import b58encode
 
 __all__ = ["ENCODINGS", "encode_entry", "ui_transaction"]
 

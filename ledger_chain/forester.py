@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from csi_conformance.ledger_chain.instructions import metas
+from csi_conformance.ledger_chain.layouts import NULLIFY, UPDATE_ADDRESS_TREE, anchor_data
+from csi_conformance.ledger_chain.programs import ACCOUNT_COMPRESSION, NOOP, REGISTRY, pda
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
-
-from ledger_chain.instructions import metas
-from ledger_chain.layouts import NULLIFY, UPDATE_ADDRESS_TREE, anchor_data
-from ledger_chain.programs import ACCOUNT_COMPRESSION, NOOP, REGISTRY, pda
 
 __all__ = ["PROOF_LEVELS", "nullify", "update_address_tree"]
 

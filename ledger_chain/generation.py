@@ -23,18 +23,17 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from ledger_chain.accounts import read_tree
-from ledger_chain.batched_model import TodayModel
-from ledger_chain.chain import FIRST_SLOT, Chain, genesis_funding
-from ledger_chain.draw import next_step
-from ledger_chain.kinds import KINDS, Users
-from ledger_chain.proofs import ChainProver
-from ledger_chain.today import TodayPrograms, install_today
-from ledger_chain.today_kinds import TODAY_KINDS
-from ledger_proofs.install import Installation, find_installation, manifest
-from schema.errors import ConfigError, UsageError
-from schema.jsonio import dumps
+from csi_conformance.groundwork.errors import ConfigError, UsageError
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.ledger_chain.accounts import read_tree
+from csi_conformance.ledger_chain.batched_model import TodayModel
+from csi_conformance.ledger_chain.chain import FIRST_SLOT, Chain, genesis_funding
+from csi_conformance.ledger_chain.draw import next_step
+from csi_conformance.ledger_chain.kinds import KINDS, Users
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_chain.today import TodayPrograms, install_today
+from csi_conformance.ledger_chain.today_kinds import TODAY_KINDS
+from csi_conformance.ledger_proofs.install import Installation, find_installation, manifest
 
 __all__ = ["MANIFEST", "PROGRAM_VERSIONS", "Generated", "generate", "installed", "programs_for", "write_chain"]
 

@@ -13,10 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from csi_conformance.ledger_crypto import TOKEN_DISCRIMINATOR
 from solders.instruction import AccountMeta
 from solders.pubkey import Pubkey
-
-from ledger_crypto import TOKEN_DISCRIMINATOR
 
 __all__ = ["CompressedAccount", "InputAccount", "Remaining", "account_value", "metas", "proof_value"]
 

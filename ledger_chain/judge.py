@@ -19,21 +19,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from csi_conformance.ledger_chain.accounts import read_tree
+from csi_conformance.ledger_chain.chain import COMPUTE_UNITS, Chain
+from csi_conformance.ledger_chain.model import LiveAccount
+from csi_conformance.ledger_chain.operations import address_of, input_of
+from csi_conformance.ledger_chain.programs import error_meaning
+from csi_conformance.ledger_chain.runtime import Executed, failing_program
+from csi_conformance.ledger_chain.system import NewAddress, Output, invoke
+from csi_conformance.ledger_chain.token import TokenInput, TokenOutput, transfer
 from solders.compute_budget import set_compute_unit_limit
 from solders.instruction import Instruction
 from solders.keypair import Keypair
 from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
-
-from ledger_chain.accounts import read_tree
-from ledger_chain.chain import COMPUTE_UNITS, Chain
-from ledger_chain.model import LiveAccount
-from ledger_chain.operations import address_of, input_of
-from ledger_chain.programs import error_meaning
-from ledger_chain.runtime import Executed, failing_program
-from ledger_chain.system import NewAddress, Output, invoke
-from ledger_chain.token import TokenInput, TokenOutput, transfer
 
 __all__ = ["RootHistory", "Verdict", "groups", "judge_proof", "new_address", "root_history", "spent_accounts"]
 

@@ -12,11 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from hypothesis import strategies as st
-from solders.pubkey import Pubkey
-
-from ledger_chain.model import LiveAccount, Model
-from ledger_chain.operations import (
+from csi_conformance.ledger_chain.model import LiveAccount, Model
+from csi_conformance.ledger_chain.operations import (
     CreateTree,
     DoubleSpend,
     InsertAddress,
@@ -25,8 +22,19 @@ from ledger_chain.operations import (
     SolInvoke,
     address_of,
 )
-from ledger_chain.system import Output
-from ledger_chain.token_ops import Approve, Burn, CreateMint, FreezeOrThaw, MintTo, Revoke, SplMint, TokenTransfer
+from csi_conformance.ledger_chain.system import Output
+from csi_conformance.ledger_chain.token_ops import (
+    Approve,
+    Burn,
+    CreateMint,
+    FreezeOrThaw,
+    MintTo,
+    Revoke,
+    SplMint,
+    TokenTransfer,
+)
+from hypothesis import strategies as st
+from solders.pubkey import Pubkey
 
 __all__ = ["KINDS", "Kind", "Users"]
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from csi_conformance.ledger_chain.accounts import read_tree
+from csi_conformance.ledger_chain.proofs import AccountProof, AddressProof
+from csi_conformance.ledger_chain.runtime import ChainError, Runtime
+from csi_conformance.ledger_crypto import AddressTree, StateTree, TokenDataFields
+from csi_conformance.ledger_ingest import LedgerTransaction
 from solders.pubkey import Pubkey
-
-from ledger_chain.accounts import read_tree
-from ledger_chain.proofs import AccountProof, AddressProof
-from ledger_chain.runtime import ChainError, Runtime
-from ledger_crypto import AddressTree, StateTree, TokenDataFields
-from ledger_ingest import LedgerTransaction
 
 __all__ = ["LiveAccount", "Mint", "Model", "StateTreeMirror"]
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from ledger_chain.rpc import ChainRpc
+from csi_conformance.ledger_chain.rpc import ChainRpc
 
 __all__ = ["LOOPBACK", "MAX_BODY", "node_server", "running_node"]
 

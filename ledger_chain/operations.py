@@ -15,22 +15,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from csi_conformance.ledger_chain.accounts import queue_index, read_tree
+from csi_conformance.ledger_chain.forester import nullify, update_address_tree
+from csi_conformance.ledger_chain.instructions import CompressedAccount, InputAccount, metas
+from csi_conformance.ledger_chain.keys import Keys
+from csi_conformance.ledger_chain.layouts import INIT_STATE_TREE, anchor_data
+from csi_conformance.ledger_chain.model import LiveAccount, Model, StateTreeMirror
+from csi_conformance.ledger_chain.programs import ACCOUNT_COMPRESSION, LIGHT_SYSTEM, REGISTRY, pda
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_chain.runtime import Runtime
+from csi_conformance.ledger_chain.system import NewAddress, Output, invoke
+from csi_conformance.ledger_crypto import hash_to_field
 from solders.instruction import Instruction
 from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 from solders.system_program import CreateAccountParams, create_account
-
-from ledger_chain.accounts import queue_index, read_tree
-from ledger_chain.forester import nullify, update_address_tree
-from ledger_chain.instructions import CompressedAccount, InputAccount, metas
-from ledger_chain.keys import Keys
-from ledger_chain.layouts import INIT_STATE_TREE, anchor_data
-from ledger_chain.model import LiveAccount, Model, StateTreeMirror
-from ledger_chain.programs import ACCOUNT_COMPRESSION, LIGHT_SYSTEM, REGISTRY, pda
-from ledger_chain.proofs import ChainProver
-from ledger_chain.runtime import Runtime
-from ledger_chain.system import NewAddress, Output, invoke
-from ledger_crypto import hash_to_field
 
 __all__ = ["Built", "Context", "CreateTree", "DoubleSpend", "InsertAddress", "Nullify", "Operation", "SolInvoke",
            "address_of", "lamports_moved"]

@@ -19,12 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-
-from ledger_crypto.groth16 import proof_from_gnark
-from ledger_proofs.install import find_installation
-from ledger_proofs.process import shared_prover
-from schema.errors import ConfigError, JsonError
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.errors import ConfigError, JsonError
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.ledger_crypto.groth16 import proof_from_gnark
+from csi_conformance.ledger_proofs.install import find_installation
+from csi_conformance.ledger_proofs.process import shared_prover
 
 __all__ = ["AccountProof", "AddressProof", "ChainProver", "ProverUnavailable", "default_cache_dir", "request_body"]
 

@@ -17,24 +17,23 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from csi_conformance.groundwork.errors import ConfigError, JsonError
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.ledger_chain.accounts import read_tree
+from csi_conformance.ledger_chain.chain import Chain
+from csi_conformance.ledger_chain.generation import MANIFEST, TODAY, V1, programs_for
+from csi_conformance.ledger_chain.layouts import INVOKE, discriminator
+from csi_conformance.ledger_chain.model import Mint, StateTreeMirror
+from csi_conformance.ledger_chain.operations import address_of
+from csi_conformance.ledger_chain.programs import LIGHT_SYSTEM
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_chain.runtime import ChainError
+from csi_conformance.ledger_chain.today import TodayPrograms
+from csi_conformance.ledger_chain.token import MINT_SIZE
+from csi_conformance.ledger_proofs.install import Installation
 from solders.pubkey import Pubkey
 from solders.token.associated import get_associated_token_address
 from solders.transaction import Transaction
-
-from ledger_chain.accounts import read_tree
-from ledger_chain.chain import Chain
-from ledger_chain.generation import MANIFEST, TODAY, V1, programs_for
-from ledger_chain.layouts import INVOKE, discriminator
-from ledger_chain.model import Mint, StateTreeMirror
-from ledger_chain.operations import address_of
-from ledger_chain.programs import LIGHT_SYSTEM
-from ledger_chain.proofs import ChainProver
-from ledger_chain.runtime import ChainError
-from ledger_chain.today import TodayPrograms
-from ledger_chain.token import MINT_SIZE
-from ledger_proofs.install import Installation
-from schema.errors import ConfigError, JsonError
-from schema.jsonio import loads
 
 __all__ = ["ChainFolder", "Replayer", "load_chain", "read_chain", "replay_block"]
 

@@ -23,15 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solders.account import Account
-from solders.clock import Clock
-from solders.hash import Hash
-from solders.litesvm import LiteSVM
-from solders.pubkey import Pubkey
-from solders.transaction import Transaction
-from solders.transaction_metadata import FailedTransactionMetadata, TransactionMetadata
-
-from ledger_chain.programs import (
+from csi_conformance.ledger_chain.programs import (
     ADDRESS_TREE,
     PROGRAM_FILES,
     PROGRAM_NAMES,
@@ -41,8 +33,15 @@ from ledger_chain.programs import (
     error_meaning,
     pda,
 )
-from ledger_chain.today import TodayPrograms
-from ledger_proofs.install import Installation
+from csi_conformance.ledger_chain.today import TodayPrograms
+from csi_conformance.ledger_proofs.install import Installation
+from solders.account import Account
+from solders.clock import Clock
+from solders.hash import Hash
+from solders.litesvm import LiteSVM
+from solders.pubkey import Pubkey
+from solders.transaction import Transaction
+from solders.transaction_metadata import FailedTransactionMetadata, TransactionMetadata
 
 __all__ = ["PACKET_SIZE", "ChainError", "Executed", "InnerInstruction", "Runtime", "failing_program", "read_dumps"]
 

@@ -14,12 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solders.instruction import Instruction
-from solders.pubkey import Pubkey
-
-from ledger_chain.instructions import CompressedAccount, InputAccount, Remaining, account_value, metas, proof_value
-from ledger_chain.layouts import INVOKE, vec_argument
-from ledger_chain.programs import (
+from csi_conformance.ledger_chain.instructions import (
+    CompressedAccount,
+    InputAccount,
+    Remaining,
+    account_value,
+    metas,
+    proof_value,
+)
+from csi_conformance.ledger_chain.layouts import INVOKE, vec_argument
+from csi_conformance.ledger_chain.programs import (
     ACCOUNT_COMPRESSION,
     ADDRESS_QUEUE,
     ADDRESS_TREE,
@@ -28,6 +32,8 @@ from ledger_chain.programs import (
     SOLANA_SYSTEM,
     pda,
 )
+from solders.instruction import Instruction
+from solders.pubkey import Pubkey
 
 __all__ = ["NewAddress", "Output", "invoke"]
 

@@ -20,10 +20,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from csi_conformance.ledger_chain.programs import ACCOUNT_COMPRESSION, COMPRESSED_TOKEN, LIGHT_SYSTEM, NOOP, REGISTRY
+from csi_conformance.ledger_proofs.npm_package import PackageFiles, cache_folder
 from solders.pubkey import Pubkey
-
-from ledger_chain.programs import ACCOUNT_COMPRESSION, COMPRESSED_TOKEN, LIGHT_SYSTEM, NOOP, REGISTRY
-from ledger_proofs.npm_package import PackageFiles, cache_folder
 
 __all__ = ["BATCHED_TREES", "TODAY_FILES", "TodayPrograms", "find_today", "install_today", "today_manifest"]
 
@@ -51,7 +50,7 @@ _PARTS = {"programs": "package/bin", "accounts": "package/accounts"}
 @cache
 def today_manifest() -> dict[str, Any]:
     """`programs-0.28.3.json`: the package, its tarball integrity, each kept file's size and SHA-256."""
-    return json.loads((resources.files("ledger_chain") / "programs-0.28.3.json").read_text(encoding="utf-8"))
+    return json.loads((resources.files(__package__) / "programs-0.28.3.json").read_text(encoding="utf-8"))
 
 
 def programs_dir() -> Path:

@@ -12,17 +12,22 @@ so a tree whose queue is full is no longer drawn for outputs, or for spends.
 
 from __future__ import annotations
 
+from csi_conformance.ledger_chain.batched_model import TodayModel
+from csi_conformance.ledger_chain.batched_ops import (
+    BatchedInvoke,
+    BatchedTokenTransfer,
+    DoubleSpendByIndex,
+    RefusedV1Spend,
+    queue_of,
+)
+from csi_conformance.ledger_chain.kinds import Draw, Kind, Users
+from csi_conformance.ledger_chain.model import LiveAccount, Model
+from csi_conformance.ledger_chain.operations import Operation, SolInvoke
+from csi_conformance.ledger_chain.programs import STATE_TREE
+from csi_conformance.ledger_chain.system import Output
+from csi_conformance.ledger_chain.token_ops import CreateMint, MintTo, SplMint, TokenTransfer
 from hypothesis import strategies as st
 from solders.pubkey import Pubkey
-
-from ledger_chain.batched_model import TodayModel
-from ledger_chain.batched_ops import BatchedInvoke, BatchedTokenTransfer, DoubleSpendByIndex, RefusedV1Spend, queue_of
-from ledger_chain.kinds import Draw, Kind, Users
-from ledger_chain.model import LiveAccount, Model
-from ledger_chain.operations import Operation, SolInvoke
-from ledger_chain.programs import STATE_TREE
-from ledger_chain.system import Output
-from ledger_chain.token_ops import CreateMint, MintTo, SplMint, TokenTransfer
 
 __all__ = ["TODAY_KINDS"]
 

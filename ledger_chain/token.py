@@ -16,12 +16,8 @@ from dataclasses import dataclass
 
 from borsh_construct import U8, U64, CStruct, Option
 from construct import Bytes, Const
-from solders.instruction import Instruction
-from solders.pubkey import Pubkey
-from solders.token.associated import get_associated_token_address
-
-from ledger_chain.instructions import Remaining, metas, proof_value
-from ledger_chain.layouts import (
+from csi_conformance.ledger_chain.instructions import Remaining, metas, proof_value
+from csi_conformance.ledger_chain.layouts import (
     APPROVE,
     BURN,
     FREEZE,
@@ -32,7 +28,7 @@ from ledger_chain.layouts import (
     discriminator,
     vec_argument,
 )
-from ledger_chain.programs import (
+from csi_conformance.ledger_chain.programs import (
     ACCOUNT_COMPRESSION,
     COMPRESSED_TOKEN,
     LIGHT_SYSTEM,
@@ -42,6 +38,9 @@ from ledger_chain.programs import (
     pda,
     token_pool,
 )
+from solders.instruction import Instruction
+from solders.pubkey import Pubkey
+from solders.token.associated import get_associated_token_address
 
 __all__ = ["MINT_SIZE", "TokenInput", "TokenOutput", "approve", "burn", "create_ata", "create_token_pool",
            "freeze", "initialize_mint", "mint_to", "revoke", "spl_mint_to", "transfer"]

@@ -13,14 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from solders.pubkey import Pubkey
-from solders.system_program import CreateAccountParams, create_account
-from solders.token.associated import get_associated_token_address
-
-from ledger_chain.model import LiveAccount, Mint, Model
-from ledger_chain.operations import Built, Context, Operation
-from ledger_chain.programs import SPL_TOKEN
-from ledger_chain.token import (
+from csi_conformance.ledger_chain.model import LiveAccount, Mint, Model
+from csi_conformance.ledger_chain.operations import Built, Context, Operation
+from csi_conformance.ledger_chain.programs import SPL_TOKEN
+from csi_conformance.ledger_chain.token import (
     MINT_SIZE,
     TokenInput,
     TokenOutput,
@@ -35,6 +31,9 @@ from ledger_chain.token import (
     spl_mint_to,
     transfer,
 )
+from solders.pubkey import Pubkey
+from solders.system_program import CreateAccountParams, create_account
+from solders.token.associated import get_associated_token_address
 
 __all__ = ["Approve", "Burn", "CreateMint", "FreezeOrThaw", "MintTo", "Revoke", "SplMint", "TokenTransfer"]
 

@@ -14,7 +14,7 @@ import sys
 import threading
 from typing import BinaryIO
 
-from ledger_crypto.hashing import poseidon
+from csi_conformance.ledger_crypto.hashing import poseidon
 
 
 def main() -> None:

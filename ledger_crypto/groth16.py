@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from ledger_crypto.bn254 import (
+from csi_conformance.ledger_crypto.bn254 import (
     CURVE_ORDER,
     G1Point,
     G2Point,

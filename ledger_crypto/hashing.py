@@ -1,6 +1,6 @@
 """Hashes of the compressed-state ledger: Poseidon, hash-to-field, accounts and tokens.
 
-The base58 codec is the contract's (`schema.base58`), re-exported here for the ledger's callers.
+The base58 codec is the contract's (`groundwork.base58`), re-exported here for the ledger's callers.
 
 Everything here follows ``docs/ledger-facts.md`` byte for byte, so that the reference
 server and the harness compute the same hashes a live indexer serves. All functions are
@@ -14,9 +14,8 @@ from functools import lru_cache
 from typing import Literal
 
 from Crypto.Hash import keccak
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from light_poseidon_python import Hasher
-
-from schema.base58 import b58decode, b58encode
 
 __all__ = [
     "FIELD_MODULUS",

@@ -10,7 +10,7 @@ server: it takes the changes and applies them (`reference_server.ledger_native`)
 Facts: docs/ledger-native.md.
 """
 
-from ledger_ingest.changes import (
+from csi_conformance.ledger_ingest.changes import (
     AddressUpdate,
     BatchEvent,
     LedgerTransaction,
@@ -20,9 +20,9 @@ from ledger_ingest.changes import (
     QueuedNullifier,
     transaction_changes,
 )
-from ledger_ingest.decode import DecodedTransaction, IngestError, Instruction, decode_transaction
-from ledger_ingest.ledger_source import LedgerSource
-from ledger_ingest.sources import (
+from csi_conformance.ledger_ingest.decode import DecodedTransaction, IngestError, Instruction, decode_transaction
+from csi_conformance.ledger_ingest.ledger_source import LedgerSource
+from csi_conformance.ledger_ingest.sources import (
     Block,
     SlotRange,
     fetch_blocks,

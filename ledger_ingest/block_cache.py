@@ -18,9 +18,9 @@ from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from schema.errors import JsonError
-from schema.files import write_atomic
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.errors import JsonError
+from csi_conformance.groundwork.files import write_atomic
+from csi_conformance.groundwork.jsonio import dumps, loads
 
 __all__ = ["BlockCache", "check_links", "default_cache_root"]
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ledger_crypto import TOKEN_DISCRIMINATOR, TOKEN_PROGRAM_ID, TokenDataFields, b58encode, poseidon
-from ledger_ingest.decode import DecodedTransaction, IngestError
-from ledger_ingest.events import (
+from csi_conformance.ledger_crypto import TOKEN_DISCRIMINATOR, TOKEN_PROGRAM_ID, TokenDataFields, b58encode, poseidon
+from csi_conformance.ledger_ingest.decode import DecodedTransaction, IngestError
+from csi_conformance.ledger_ingest.events import (
     BatchEvent,
     EventError,
     IndexedElement,
@@ -35,9 +35,9 @@ from ledger_ingest.events import (
     parse_public_transaction_event,
     parse_token_data,
 )
-from ledger_ingest.queues import InsertIntoQueues, parse_insert_into_queues
-from ledger_ingest.recognize import LIGHT_SYSTEM_PROGRAM_ID, QueueInsertion, Unexplained, recognize
-from ledger_ingest.system import parse_system_instruction
+from csi_conformance.ledger_ingest.queues import InsertIntoQueues, parse_insert_into_queues
+from csi_conformance.ledger_ingest.recognize import LIGHT_SYSTEM_PROGRAM_ID, QueueInsertion, Unexplained, recognize
+from csi_conformance.ledger_ingest.system import parse_system_instruction
 
 __all__ = [
     "AddressUpdate",

@@ -15,10 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.ledger_crypto import b58decode, b58encode
 from solders.transaction import VersionedTransaction
-
-from ledger_crypto import b58decode, b58encode
-from schema.jsonio import dumps
 
 __all__ = ["DecodedTransaction", "IngestError", "Instruction", "decode_transaction", "error_text"]
 

@@ -17,8 +17,7 @@ from typing import Literal
 import construct
 from borsh_construct import U8, U32, U64, Bool, CStruct, Option, Vec
 from borsh_construct import Bytes as BorshBytes
-
-from ledger_crypto import TokenDataFields
+from csi_conformance.ledger_crypto import TokenDataFields
 
 __all__ = [
     "OUTPUT_COMPRESSED_ACCOUNT",

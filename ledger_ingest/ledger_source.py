@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from ledger_ingest.sources import DEFAULT_WAIT, SlotRange, parse_slots, redact_url
+from csi_conformance.ledger_ingest.sources import DEFAULT_WAIT, SlotRange, parse_slots, redact_url
 
 __all__ = ["LedgerSource"]
 

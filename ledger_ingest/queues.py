@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 import construct
 from borsh_construct import Vec
-
-from ledger_ingest.events import (
+from csi_conformance.ledger_ingest.events import (
     OUTPUT_COMPRESSED_ACCOUNT,
     EventError,
     OutputCompressedAccount,

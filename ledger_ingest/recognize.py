@@ -26,10 +26,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from ledger_crypto import b58decode
-from ledger_ingest.decode import DecodedTransaction, Instruction
-from ledger_ingest.queues import INSERT_INTO_QUEUES
-from ledger_ingest.system import INVOKE_DISCRIMINATORS
+from csi_conformance.ledger_crypto import b58decode
+from csi_conformance.ledger_ingest.decode import DecodedTransaction, Instruction
+from csi_conformance.ledger_ingest.queues import INSERT_INTO_QUEUES
+from csi_conformance.ledger_ingest.system import INVOKE_DISCRIMINATORS
 
 __all__ = [
     "ACCOUNT_COMPRESSION_PROGRAM_ID",

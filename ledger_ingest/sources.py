@@ -10,7 +10,7 @@ retries with back-off), resumable (each block is kept as it arrives in the cache
 node's chain, `block_cache`, and a second run fetches only what is missing or no longer the
 node's), follows a node whose tip has not reached the slice's end (up to a deadline, and says how
 far it read) and shows its progress. The endpoint's key never appears
-in any message: `redact_url` (`schema.redaction`, the kit's one) replaces it.
+in any message: `redact_url` (`groundwork.redaction`, the kit's one) replaces it.
 """
 
 from __future__ import annotations
@@ -23,15 +23,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-
-from ledger_ingest.block_cache import BlockCache, check_links
-from ledger_ingest.changes import LedgerTransaction, transaction_changes
-from ledger_ingest.decode import IngestError, decode_transaction
-from ledger_ingest.progress import progress_printer
-from schema.errors import ConfigError, JsonError
-from schema.jsonio import dumps, loads
-from schema.redaction import redact_url
-from schema.retry_after import parse_retry_after
+from csi_conformance.groundwork.errors import ConfigError, JsonError
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.groundwork.redaction import redact_url
+from csi_conformance.groundwork.retry_after import parse_retry_after
+from csi_conformance.ledger_ingest.block_cache import BlockCache, check_links
+from csi_conformance.ledger_ingest.changes import LedgerTransaction, transaction_changes
+from csi_conformance.ledger_ingest.decode import IngestError, decode_transaction
+from csi_conformance.ledger_ingest.progress import progress_printer
 
 __all__ = [
     "DEFAULT_WAIT",

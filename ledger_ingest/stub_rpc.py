@@ -25,8 +25,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from ledger_crypto import b58encode
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.ledger_crypto import b58encode
 
 __all__ = ["StubSolanaRpc", "blocks_from_transactions", "stub_solana_rpc"]
 

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 import construct
 from borsh_construct import U8, U16, U32, U64, Bool, CStruct, Option, Vec
 from borsh_construct import Bytes as BorshBytes
-
-from ledger_ingest.events import (
+from csi_conformance.ledger_ingest.events import (
     OUTPUT_COMPRESSED_ACCOUNT,
     EventError,
     OutputCompressedAccount,

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ledger_proofs.install import ProverInstallError, find_installation, install, manifest, prover_dir
+from csi_conformance.ledger_proofs.install import ProverInstallError, find_installation, install, manifest, prover_dir
 
 __all__ = ["register"]
 

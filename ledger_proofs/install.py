@@ -22,8 +22,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ledger_proofs.circuits import CIRCUITS
-from ledger_proofs.npm_package import MARKER, PackageFiles, ProverInstallError, cache_folder
+from csi_conformance.ledger_proofs.circuits import CIRCUITS
+from csi_conformance.ledger_proofs.npm_package import MARKER, PackageFiles, ProverInstallError, cache_folder
 
 __all__ = ["Installation", "ProverInstallError", "binary_name", "find_installation", "install", "manifest",
            "prover_dir"]
@@ -32,7 +32,7 @@ __all__ = ["Installation", "ProverInstallError", "binary_name", "find_installati
 @cache
 def manifest() -> dict[str, Any]:
     """`prover-files.json`: the package, its tarball integrity, and each kept file's size and SHA-256."""
-    return json.loads((resources.files("ledger_proofs") / "prover-files.json").read_text(encoding="utf-8"))
+    return json.loads((resources.files(__package__) / "prover-files.json").read_text(encoding="utf-8"))
 
 
 def prover_dir() -> Path:

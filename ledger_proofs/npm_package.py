@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from schema.errors import ConfigError
+from csi_conformance.groundwork.errors import ConfigError
 
 __all__ = ["MARKER", "PackageFiles", "ProverInstallError", "cache_folder"]
 

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ledger_crypto.bn254 import CURVE_ORDER as R
-from ledger_crypto.bn254 import twist_frobenius
-from ledger_proofs.tower import (
+from csi_conformance.ledger_crypto.bn254 import CURVE_ORDER as R
+from csi_conformance.ledger_crypto.bn254 import twist_frobenius
+from csi_conformance.ledger_proofs.tower import (
     ONE,
     P,
     conjugate,

@@ -22,7 +22,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-from ledger_proofs.install import Installation, ProverInstallError, find_installation
+from csi_conformance.ledger_proofs.install import Installation, ProverInstallError, find_installation
 
 __all__ = ["ProverProcess", "ProverStartError", "running_prover", "shared_prover", "shared_running"]
 

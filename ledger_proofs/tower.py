@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ledger_crypto.bn254 import BASE_MODULUS as P
-from ledger_crypto.bn254 import fp2_inverse, fp2_mul, fp2_power
+from csi_conformance.ledger_crypto.bn254 import BASE_MODULUS as P
+from csi_conformance.ledger_crypto.bn254 import fp2_inverse, fp2_mul, fp2_power
 
 __all__ = ["ONE", "P", "conjugate", "cyclotomic_square", "fp2_square", "frobenius", "from_py_ecc", "inverse", "mul",
            "mul_by_line", "power", "square", "to_py_ecc"]

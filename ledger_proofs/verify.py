@@ -15,10 +15,10 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ledger_crypto.bn254 import CURVE_ORDER, decompress_g1, decompress_g2
-from ledger_crypto.groth16 import is_valid_compressed_proof
-from ledger_proofs import pairing, tower
-from ledger_proofs.circuits import Circuit
+from csi_conformance.ledger_crypto.bn254 import CURVE_ORDER, decompress_g1, decompress_g2
+from csi_conformance.ledger_crypto.groth16 import is_valid_compressed_proof
+from csi_conformance.ledger_proofs import pairing, tower
+from csi_conformance.ledger_proofs.circuits import Circuit
 
 __all__ = ["Verdict", "VerifyingKey", "parse_vkey", "verify_compressed", "verifying_key"]
 
@@ -74,7 +74,7 @@ def parse_vkey(name: str, text: str) -> VerifyingKey:
 @cache
 def verifying_key(circuit_name: str) -> VerifyingKey:
     """The published key of a circuit, shipped in `ledger_proofs/vkeys/` (see `ledger_proofs/vkeys/SOURCE.md`)."""
-    path = resources.files("ledger_proofs") / "vkeys" / f"{circuit_name}.vkey"
+    path = resources.files(__package__) / "vkeys" / f"{circuit_name}.vkey"
     return parse_vkey(circuit_name, path.read_text(encoding="ascii"))
 
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ledger_crypto import BATCHED_STATE_HEIGHT, BatchedAddressTree, StateTree, b58encode
+from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT, BatchedAddressTree, StateTree, b58encode
 
 if TYPE_CHECKING:
-    from ledger_ingest import BatchEvent, QueuedAddress, QueuedNullifier
+    from csi_conformance.ledger_ingest import BatchEvent, QueuedAddress, QueuedNullifier
 
 __all__ = ["BatchedAddressQueue", "BatchedStateTree"]
 

@@ -12,18 +12,17 @@ import sys
 from pathlib import Path
 
 import yaml
-
-from ledger_ingest import LedgerSource
-from ledger_ingest.sources import DEFAULT_WAIT
-from reference_server.export import export_document, export_scenario, write_export
-from reference_server.generate import generate_scenario
-from reference_server.ingest import ingest_source
-from reference_server.options import ServerOptions
-from reference_server.prover import PROVER_CHOICES, start_prover
-from reference_server.scenario import load_scenario
-from reference_server.serve import base_url, bind, serve
-from reference_server.wiring import app_for
-from schema.errors import UsageError
+from csi_conformance.groundwork.errors import UsageError
+from csi_conformance.ledger_ingest import LedgerSource
+from csi_conformance.ledger_ingest.sources import DEFAULT_WAIT
+from csi_conformance.reference_server.export import export_document, export_scenario, write_export
+from csi_conformance.reference_server.generate import generate_scenario
+from csi_conformance.reference_server.ingest import ingest_source
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.prover import PROVER_CHOICES, start_prover
+from csi_conformance.reference_server.scenario import load_scenario
+from csi_conformance.reference_server.serve import base_url, bind, serve
+from csi_conformance.reference_server.wiring import app_for
 
 __all__ = ["register"]
 

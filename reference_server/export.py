@@ -5,7 +5,7 @@ vendor who wants the same ledger in their own indexer's storage needs what those
 trees with roots, seq and next index, the address tree's elements, each account's hash, leaf
 index, seq, slotCreated and data hash, each transaction's signature and accounts, and for each
 live account the inputs a prover takes. The format is documented by `export.schema.json`;
-integers are exact (written with `schema.jsonio`), hashes and keys are base58 as the API
+integers are exact (written with `groundwork.jsonio`), hashes and keys are base58 as the API
 answers them, and prover inputs are 32-byte `0x`-hex as the prover takes them (ledger-facts.md).
 """
 
@@ -14,12 +14,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ledger_crypto import AddressTree, StateTree, b58encode, element_leaf
-from reference_server.ledger import Account, Ledger, TokenBalanceChange, Transaction
-from reference_server.methods.shapes import account_json, token_json
-from reference_server.scenario import Scenario, open_scenario
-from schema.files import write_atomic
-from schema.jsonio import dumps
+from csi_conformance.groundwork.files import write_atomic
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.ledger_crypto import AddressTree, StateTree, b58encode, element_leaf
+from csi_conformance.reference_server.ledger import Account, Ledger, TokenBalanceChange, Transaction
+from csi_conformance.reference_server.methods.shapes import account_json, token_json
+from csi_conformance.reference_server.scenario import Scenario, open_scenario
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_SCHEMA_PATH", "export_document", "export_scenario", "write_export"]
 

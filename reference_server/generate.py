@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import nullcontext
 from typing import Any
 
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     TOKEN_PROGRAM_ID,
     TokenDataFields,
     account_hash_inputs,
@@ -28,8 +28,8 @@ from ledger_crypto import (
     hashing_pool,
     poseidon_stream,
 )
-from reference_server.ledger import DEFAULT_ADDRESS_TREE, Ledger, NewAccount, PendingTransaction
-from reference_server.scenario import DEFAULT_BLOCK_TIME_BASE, derive_key, derive_signature
+from csi_conformance.reference_server.ledger import DEFAULT_ADDRESS_TREE, Ledger, NewAccount, PendingTransaction
+from csi_conformance.reference_server.scenario import DEFAULT_BLOCK_TIME_BASE, derive_key, derive_signature
 
 __all__ = ["generate_ledger", "generate_scenario"]
 

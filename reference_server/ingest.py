@@ -18,13 +18,13 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ledger_crypto import b58encode
-from ledger_ingest import Block, IngestError, LedgerSource, read_paths
-from ledger_ingest.block_cache import default_cache_root
-from ledger_ingest.sources import FetchedSlice, LedgerNotReached, fetch_slice, progress_printer
-from reference_server.ledger_native import NativeLedger
-from reference_server.scenario import Scenario
-from schema.errors import ConfigError
+from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.ledger_ingest import Block, IngestError, LedgerSource, read_paths
+from csi_conformance.ledger_ingest.block_cache import default_cache_root
+from csi_conformance.ledger_ingest.sources import FetchedSlice, LedgerNotReached, fetch_slice, progress_printer
+from csi_conformance.reference_server.ledger_native import NativeLedger
+from csi_conformance.reference_server.scenario import Scenario
 
 __all__ = ["ingest_source", "ledger_from_blocks", "slice_keys"]
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     TOKEN_DISCRIMINATOR,
     TOKEN_PROGRAM_ID,
     AddressTree,
@@ -35,8 +35,8 @@ from ledger_crypto import (
     poseidon,
     token_data_hash,
 )
-from reference_server.batched import BatchedAddressQueue, BatchedStateTree
-from reference_server.pagination import SignatureKey, SortedIndex
+from csi_conformance.reference_server.batched import BatchedAddressQueue, BatchedStateTree
+from csi_conformance.reference_server.pagination import SignatureKey, SortedIndex
 
 __all__ = [
     "DEFAULT_ADDRESS_TREE",

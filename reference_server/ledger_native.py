@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     BATCHED_STATE_HEIGHT,
     FIELD_MODULUS,
     HEIGHT,
@@ -31,9 +31,9 @@ from ledger_crypto import (
     b58encode,
     element_leaf,
 )
-from ledger_ingest import AddressUpdate, LedgerTransaction
-from reference_server.batched import BatchedAddressQueue, BatchedStateTree
-from reference_server.ledger import (
+from csi_conformance.ledger_ingest import AddressUpdate, LedgerTransaction
+from csi_conformance.reference_server.batched import BatchedAddressQueue, BatchedStateTree
+from csi_conformance.reference_server.ledger import (
     DEFAULT_ADDRESS_TREE,
     DEFAULT_STATE_TREE,
     Account,

@@ -23,12 +23,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import httpx
-
-from ledger_crypto.groth16 import deterministic_proof, proof_from_gnark
-from ledger_proofs.install import find_installation, manifest
-from ledger_proofs.process import shared_prover, shared_running
-from schema.errors import JsonError, UsageError
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.errors import JsonError, UsageError
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.ledger_crypto.groth16 import deterministic_proof, proof_from_gnark
+from csi_conformance.ledger_proofs.install import find_installation, manifest
+from csi_conformance.ledger_proofs.process import shared_prover, shared_running
 
 __all__ = [
     "AccountInput",

@@ -17,19 +17,18 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from ledger_crypto import FIELD_MODULUS, TOKEN_PROGRAM_ID, TokenDataFields, b58decode, derive_address
-from reference_server.ledger import (
+from csi_conformance.groundwork.errors import ConfigError, JsonError
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.ledger_crypto import FIELD_MODULUS, TOKEN_PROGRAM_ID, TokenDataFields, b58decode, derive_address
+from csi_conformance.reference_server.ledger import (
     DEFAULT_ADDRESS_TREE,
     DEFAULT_STATE_TREE,
     Ledger,
     NewAccount,
     PendingTransaction,
 )
-from reference_server.scenarios import SCENARIO_DIR, bundled_scenarios
-from schema import Validator
-from schema.errors import ConfigError, JsonError
-from schema.jsonio import loads
+from csi_conformance.reference_server.scenarios import SCENARIO_DIR, bundled_scenarios
+from csi_conformance.schema import Validator
 
 __all__ = [
     "DEFAULT_BLOCK_TIME_BASE",

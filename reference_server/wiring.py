@@ -8,20 +8,19 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.ledger_ingest import LedgerSource
+from csi_conformance.reference_server.app import create_app
+from csi_conformance.reference_server.ingest import ingest_source, slice_keys
+from csi_conformance.reference_server.ledger import Ledger
+from csi_conformance.reference_server.ledger_native import NativeLedger
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.prover import choose_prover, start_prover
+from csi_conformance.reference_server.scenario import load_scenario, scenario_from_document
+from csi_conformance.reference_server.serve import running_server
+from csi_conformance.schema import Contract
 from starlette.applications import Starlette
-
-from ledger_crypto import b58encode
-from ledger_ingest import LedgerSource
-from reference_server.app import create_app
-from reference_server.ingest import ingest_source, slice_keys
-from reference_server.ledger import Ledger
-from reference_server.ledger_native import NativeLedger
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from reference_server.prover import choose_prover, start_prover
-from reference_server.scenario import load_scenario, scenario_from_document
-from reference_server.serve import running_server
-from schema import Contract
 
 __all__ = ["ReferenceHandle", "Source", "app_for", "bundled_reference", "certified_reference", "reference_ledger"]
 
@@ -41,7 +40,7 @@ ledger source (real transactions from files, a slice of a Solana JSON-RPC endpoi
 
 @dataclass(frozen=True)
 class ReferenceHandle:
-    """A running reference, as the `csi.reference` entry point yields it (harness.target.reference)."""
+    """A running reference, as the `csi.reference` entry point yields it (harness.connection.reference)."""
 
     url: str
     keys: dict[str, list[str]] = field(default_factory=dict)

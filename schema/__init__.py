@@ -1,14 +1,13 @@
 """The contract of the Compressed-State Indexer API 0.50.0, as data and the code that reads it.
 
-`Contract` is the entry point; `jsonio` reads and writes JSON with exact integers. Beside them,
-the kit's shared utilities that every room may use: `errors`, `files` (the one atomic writer),
-`redaction` (keys out of URLs) and `retry_after`.
+`Contract` is the entry point. The utilities every room uses (JSON with exact integers, base58,
+the error family) are on the floor below, in `groundwork`.
 """
 
-from schema.contract import SCHEMA_DIR, SPEC_VERSION, Contract, Readings
-from schema.errors import ContractError, CsiError, JsonError
-from schema.model import Ambiguity, Clause, ErrorRule, Example, Limit, Method, Pagination, Reading
-from schema.validation import Validator, Violation
+from csi_conformance.groundwork.errors import ContractError, CsiError, JsonError
+from csi_conformance.schema.contract import SCHEMA_DIR, SPEC_VERSION, Contract, Readings
+from csi_conformance.schema.model import Ambiguity, Clause, ErrorRule, Example, Limit, Method, Pagination, Reading
+from csi_conformance.schema.validation import Validator, Violation
 
 __all__ = [
     "SCHEMA_DIR",

@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from schema.contract import Contract
-from schema.errors import CsiError, UsageError
-from schema.export import EXPORTS, render
+from csi_conformance.groundwork.errors import CsiError, UsageError
+from csi_conformance.schema.contract import Contract
+from csi_conformance.schema.export import EXPORTS, render
 
 __all__ = ["register"]
 

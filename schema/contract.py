@@ -16,11 +16,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from schema.errors import ContractError
-from schema.loader import load_sources
-from schema.model import Ambiguity, Clause, Method
-from schema.shapes import Shape, allows_null, shapes_under
-from schema.validation import Validator
+from csi_conformance.groundwork.errors import ContractError
+from csi_conformance.schema.loader import load_sources
+from csi_conformance.schema.model import Ambiguity, Clause, Method
+from csi_conformance.schema.shapes import Shape, allows_null, shapes_under
+from csi_conformance.schema.validation import Validator
 
 __all__ = ["SCHEMA_DIR", "SPEC_VERSION", "Contract", "Readings"]
 

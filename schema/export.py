@@ -12,8 +12,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from schema.contract import Contract
-from schema.model import Method
+from csi_conformance.schema.contract import Contract
+from csi_conformance.schema.model import Method
 
 __all__ = ["EXPORTS", "render", "to_jsonschema", "to_openapi", "to_openrpc"]
 

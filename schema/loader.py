@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from schema.errors import ContractError
-from schema.model import (
+from csi_conformance.groundwork.errors import ContractError
+from csi_conformance.schema.model import (
     Ambiguity,
     Clause,
     Deprecation,
@@ -24,7 +23,7 @@ from schema.model import (
     Pagination,
     Reading,
 )
-from schema.validation import Validator
+from csi_conformance.schema.validation import Validator
 
 __all__ = ["Sources", "load_sources"]
 

@@ -18,8 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 import jsonschema_rs
-
-from schema.base58 import b58decode
+from csi_conformance.groundwork.base58 import b58decode
 
 __all__ = ["Validator", "Violation", "decoded_length"]
 
@@ -42,7 +41,7 @@ class Violation:
 def decoded_length(text: str) -> int | None:
     """Number of bytes a base58 string decodes to, or None when it is not base58.
 
-    The kit's one decoder (`schema.base58`) decides, so the contract's formats and the ledger agree.
+    The kit's one decoder (`groundwork.base58`) decides, so the contract's formats and the ledger agree.
     """
     try:
         return len(b58decode(text))

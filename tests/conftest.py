@@ -10,8 +10,7 @@ from __future__ import annotations
 import os
 
 import pytest
-
-from schema import Contract
+from csi_conformance.schema import Contract
 
 os.environ.setdefault("CSI_PROVER", "none")
 PROOF_CHECK = "crypto.groth16-proof"

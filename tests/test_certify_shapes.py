@@ -17,23 +17,23 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import RunResult, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.generate import drawn
+from csi_conformance.harness.report.junit import finding_text
+from csi_conformance.harness.report.matrix import RUN_WIDE, method_family_matrix
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import scenario_from_document, validate_document
+from csi_conformance.reference_server.shapes import BIG, SHAPES, scenario_documents
+from csi_conformance.reference_server.wiring import bundled_reference
+from csi_conformance.schema import Contract
 from hypothesis import HealthCheck, given, settings
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import RunResult, Status
-from harness.core.profile import PROFILES
-from harness.engine.runner import RunConfig, run
-from harness.generate import drawn
-from harness.report.junit import finding_text
-from harness.report.matrix import RUN_WIDE, method_family_matrix
-from harness.target import Target
-from reference_server.options import ServerOptions
-from reference_server.scenario import scenario_from_document, validate_document
-from reference_server.shapes import BIG, SHAPES, scenario_documents
-from reference_server.wiring import bundled_reference
-from schema import Contract
-from schema.jsonio import dumps
 from tests.conftest import PROOF_CHECK
 
 SOAK = int(os.environ.get("CSI_SOAK_EXAMPLES", "0"))

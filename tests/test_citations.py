@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("harness", "reference_server", "schema", "cases", "ledger_crypto", "ledger_ingest", "ledger_chain",
-            "ledger_proofs")
+PACKAGES = ("groundwork", "harness", "reference_server", "schema", "cases", "ledger_crypto", "ledger_ingest",
+            "ledger_chain", "ledger_proofs")
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted(ROOT.glob("*/README.md")),
              *sorted(ROOT.glob("*/*/README.md")), *sorted((ROOT / "schema").glob("*.yaml")),
              *sorted((ROOT / "schema" / "methods").glob("*.yaml")), *sorted(ROOT.glob("*/*.schema.json")),

@@ -14,8 +14,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+NAMESPACE = "csi_conformance."
+"""What the kit's rooms are installed under (pyproject.toml): every import of a room is written with it."""
 
 FORBIDDEN = {
+    "groundwork": {"schema", "harness", "reference_server", "ledger_crypto", "ledger_ingest", "ledger_proofs",
+                   "ledger_chain", "cases"},
     "schema": {"harness", "reference_server", "ledger_crypto", "cases"},
     "ledger_crypto": {"harness", "reference_server", "schema", "cases"},
     "ledger_ingest": {"harness", "reference_server", "cases"},
@@ -29,13 +33,13 @@ FORBIDDEN = {
 """Room -> what no module of it may import. A room's most specific entry rules (`cases.tools`, the tools that
 run the reference, are apart from `cases`, the golden data the harness reads)."""
 
-ALLOWED = {"ledger_crypto": {"schema.base58"}, "cases": {"reference_server.scenarios"}}
-"""Exceptions to `FORBIDDEN`: the ledger's hashing uses the contract's one base58 codec; the cases name the
-reference's bundled scenarios (a data folder that imports nothing)."""
+ALLOWED = {"cases": {"reference_server.scenarios"}}
+"""Exceptions to `FORBIDDEN`: the cases name the reference's bundled scenarios (a data folder that imports
+nothing)."""
 
 HARNESS_LAYERS = (
     ("harness.core",),
-    ("harness.redact", "harness.target"),
+    ("harness.redact", "harness.connection"),
     ("harness.answer", "harness.context", "harness.generate"),
     ("harness.discover",),
     ("harness.judging", "harness.verify"),
@@ -49,15 +53,21 @@ HARNESS_LAYERS = (
 """The harness's rooms, lowest first. `harness` itself (its `__init__`, the public API) is a face."""
 
 
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree):
+def _imported(path: Path) -> list[str]:
+    """Every module name a file imports, as written."""
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
+            names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
+            names += [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
     return names
+
+
+def _imports(path: Path) -> set[str]:
+    """The kit's modules a file imports, named without the namespace (`from csi_conformance.schema import x`
+    names `schema` and `schema.x`)."""
+    return {name.removeprefix(NAMESPACE) for name in _imported(path) if name.startswith(NAMESPACE)}
 
 
 def _module(path: Path) -> str:
@@ -97,7 +107,8 @@ def test_layer_imports(package: str) -> None:
              if _rule_of(_module(path)) == package]
     assert files, package
     for path in files:
-        for name in _imports(path) - ALLOWED.get(package, set()):
+        allowed = ALLOWED.get(package, set())
+        for name in (n for n in _imports(path) if not any(n == a or n.startswith(a + ".") for a in allowed)):
             for banned in FORBIDDEN[package]:
                 assert not (name == banned or name.startswith(banned + ".")), f"{path}: imports {name}"
 
@@ -119,24 +130,24 @@ def test_no_two_harness_rooms_import_each_other() -> None:
     assert not both, f"rooms that depend on each other: {[(a, b, edges[(a, b)], edges[(b, a)]) for a, b in both]}"
 
 
-KIT = ("schema", "harness", "reference_server", "ledger_crypto", "ledger_ingest", "ledger_proofs", "ledger_chain",
-       "cases")
+KIT = ("groundwork", "schema", "harness", "reference_server", "ledger_crypto", "ledger_ingest", "ledger_proofs",
+       "ledger_chain", "cases")
 """The kit's packages: no import circle among their modules, type-checking imports included."""
 
 
 def _kit_graph() -> dict[str, set[str]]:
     """Module -> the kit's modules it imports (`from a.b import c` names a.b, and a.b.c when c is a module)."""
     paths = {_module(path): path for package in KIT for path in (ROOT / package).rglob("*.py")}
-    graph = {}
-    for name, path in paths.items():
-        found = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found |= {alias.name for alias in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
-        graph[name] = {other for other in found if other in paths and other != name}
-    return graph
+    return {name: {other for other in _imports(path) if other in paths and other != name}
+            for name, path in paths.items()}
+
+
+def test_every_import_of_a_room_names_the_namespace() -> None:
+    """A bare `import schema` would load PyPI's `schema` in a user's environment, or the room twice in ours."""
+    files = [path for folder in (*KIT, "tests", "benchmarks") for path in (ROOT / folder).rglob("*.py")]
+    bare = [f"{path.relative_to(ROOT)}: {name}" for path in files for name in _imported(path)
+            if name.split(".")[0] in KIT]
+    assert files and not bare, bare
 
 
 def _circle(graph: dict[str, set[str]]) -> list[str] | None:

@@ -101,10 +101,11 @@ def _stated(pattern: str) -> list[int]:
 
 
 def test_the_counts_the_readme_states_are_the_live_ones(contract) -> None:
-    import harness.checks  # noqa: F401  (registers the catalogue)
-    from harness.core.registry import REGISTRY
-    from harness.differential.cases import scenario_cases
-    from harness.report.coverage import clause_coverage
+    import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+    from csi_conformance.harness.core.registry import REGISTRY
+    from csi_conformance.harness.differential.cases import scenario_cases
+    from csi_conformance.harness.report.coverage import clause_coverage
+
     from tests.harness.broken import all_variants
     from tests.harness.clause_map import proven_by_variants
 

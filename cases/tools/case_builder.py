@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cases.model import Case
-from cases.tools.fill import Reference
-from ledger_crypto import b58encode, derive_address
-from reference_server.options import ServerOptions
-from reference_server.scenario import open_scenario
-from reference_server.scenarios import bundled_scenarios
-from schema import Contract
-from schema.jsonio import loads
+from csi_conformance.cases.model import Case
+from csi_conformance.cases.tools.fill import Reference
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.ledger_crypto import b58encode, derive_address
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import open_scenario
+from csi_conformance.reference_server.scenarios import bundled_scenarios
+from csi_conformance.schema import Contract
 
 __all__ = ["NO_PARAMS", "Builder", "Names", "Spec", "stale_scenarios"]
 

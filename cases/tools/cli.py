@@ -13,13 +13,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from cases import CASES_DIR
-from cases.invariants import check_invariant
-from cases.loader import load_cases
-from cases.model import Case
-from cases.tools.fill import Reference, fill_files
-from schema import Contract
-from schema.jsonio import dumps
+from csi_conformance.cases import CASES_DIR
+from csi_conformance.cases.invariants import check_invariant
+from csi_conformance.cases.loader import load_cases
+from csi_conformance.cases.model import Case
+from csi_conformance.cases.tools.fill import Reference, fill_files
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.schema import Contract
 
 __all__ = ["case_problems", "register"]
 

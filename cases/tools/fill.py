@@ -15,17 +15,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from cases import CASES_DIR
-from cases.loader import load_cases, write_case
-from cases.model import Case
-from reference_server.app import JsonRpc
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from reference_server.scenario import load_scenario
-from schema import Contract
-from schema.errors import ConfigError
-from schema.files import write_atomic
-from schema.jsonio import dumps, loads
+from csi_conformance.cases import CASES_DIR
+from csi_conformance.cases.loader import load_cases, write_case
+from csi_conformance.cases.model import Case
+from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.groundwork.files import write_atomic
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.reference_server.app import JsonRpc
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import load_scenario
+from csi_conformance.schema import Contract
 
 __all__ = ["Reference", "fill", "fill_files"]
 

@@ -17,15 +17,15 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from cases import CASES_DIR
-from cases.loader import parse_case, write_case
-from cases.model import Case
-from cases.tools.case_builder import Builder, Names, stale_scenarios
-from cases.tools.fill import Reference
-from cases.tools.request_tables import TABLES
-from schema import Contract
-from schema.errors import ConfigError
-from schema.jsonio import dumps
+from csi_conformance.cases import CASES_DIR
+from csi_conformance.cases.loader import parse_case, write_case
+from csi_conformance.cases.model import Case
+from csi_conformance.cases.tools.case_builder import Builder, Names, stale_scenarios
+from csi_conformance.cases.tools.fill import Reference
+from csi_conformance.cases.tools.request_tables import TABLES
+from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.schema import Contract
 
 __all__ = ["NOT_COVERED", "NOT_EXPRESSIBLE", "generate", "main", "stale_scenarios"]
 

@@ -10,8 +10,8 @@ import base64
 from collections.abc import Callable
 from typing import Any
 
-from cases.tools.case_builder import NO_PARAMS, Builder, stale_scenarios
-from ledger_crypto import TOKEN_PROGRAM_ID, b58encode
+from csi_conformance.cases.tools.case_builder import NO_PARAMS, Builder, stale_scenarios
+from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID, b58encode
 
 __all__ = ["TABLES"]
 

@@ -3,7 +3,7 @@
 One module per family; `csi checks` lists them all with their clauses.
 """
 
-from harness.checks import (  # noqa: F401  (imported for registration)
+from csi_conformance.harness.checks import (  # noqa: F401  (imported for registration)
     batched,
     consistency,
     crypto,

@@ -15,16 +15,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext
-from harness.core.failures import CheckFailure, Mismatch, NotApplicable, Skip
-from harness.core.model import Basis, Status
-from harness.core.paths import member, result_value
-from harness.core.registry import check
-from harness.core.values import clip
-from harness.judging.pages import partly
-from harness.verify.batched import EMPTY_BATCHED_ROOT, Proven, batched_sample, proven
-from harness.verify.values import bn_value
-from ledger_crypto import b58encode
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.failures import CheckFailure, Mismatch, NotApplicable, Skip
+from csi_conformance.harness.core.model import Basis, Status
+from csi_conformance.harness.core.paths import member, result_value
+from csi_conformance.harness.core.registry import check
+from csi_conformance.harness.core.values import clip
+from csi_conformance.harness.judging.pages import partly
+from csi_conformance.harness.verify.batched import EMPTY_BATCHED_ROOT, Proven, batched_sample, proven
+from csi_conformance.harness.verify.values import bn_value
+from csi_conformance.ledger_crypto import b58encode
 
 TREES = 4
 """Batched trees judged at most, two accounts each."""

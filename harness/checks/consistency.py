@@ -9,16 +9,16 @@ so a filter the target drops after the first page shows.
 
 from __future__ import annotations
 
-from harness.context import Answer, CheckContext, answer_value
-from harness.core.failures import CheckFailure, Mismatch, Skip
-from harness.core.model import Basis
-from harness.core.paths import member, result_value
-from harness.core.registry import answer_check, check
-from harness.core.values import clip
-from harness.differential.compare import differences, json_path, sides
-from harness.discover import LIST_LIMIT
-from harness.judging.answers import state_value
-from harness.judging.live import (
+from csi_conformance.harness.context import Answer, CheckContext, answer_value
+from csi_conformance.harness.core.failures import CheckFailure, Mismatch, Skip
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import member, result_value
+from csi_conformance.harness.core.registry import answer_check, check
+from csi_conformance.harness.core.values import clip
+from csi_conformance.harness.differential.compare import differences, json_path, sides
+from csi_conformance.harness.discover import LIST_LIMIT
+from csi_conformance.harness.judging.answers import state_value
+from csi_conformance.harness.judging.live import (
     WHOLE_PAGES,
     SignatureLists,
     defer,
@@ -31,8 +31,8 @@ from harness.judging.live import (
     still_live,
     whole_list,
 )
-from harness.judging.pages import Budget, item_key, items_of, partly, shown, walk_pages
-from harness.judging.state import (
+from csi_conformance.harness.judging.pages import Budget, item_key, items_of, partly, shown, walk_pages
+from csi_conformance.harness.judging.state import (
     SLICE,
     balances_by_mint,
     datas_of,
@@ -44,7 +44,7 @@ from harness.judging.state import (
     token_sums,
     window,
 )
-from ledger_crypto import b58encode
+from csi_conformance.ledger_crypto import b58encode
 
 REQUESTS = 400
 """Requests one check may spend over all its keys."""

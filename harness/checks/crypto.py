@@ -13,15 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext
-from harness.core.failures import CheckFailure, Mismatch, Skip
-from harness.core.model import Basis
-from harness.core.paths import member, result_value
-from harness.core.registry import answer_check, check
-from harness.core.values import clip
-from harness.judging.answers import defer_refused
-from harness.judging.pages import partly
-from harness.verify.addresses import (
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.failures import CheckFailure, Mismatch, Skip
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import member, result_value
+from csi_conformance.harness.core.registry import answer_check, check
+from csi_conformance.harness.core.values import clip
+from csi_conformance.harness.judging.answers import defer_refused
+from csi_conformance.harness.judging.pages import partly
+from csi_conformance.harness.verify.addresses import (
     address_taken_probes,
     address_tree,
     confirmed_taken,
@@ -30,10 +31,17 @@ from harness.verify.addresses import (
     successor,
     taken_inside,
 )
-from harness.verify.batched import batched_hashes
-from harness.verify.tree_roots import judge_tree_roots
-from harness.verify.validity import Expected, Problem, element_problems, elements_of, key_int, root_agreement
-from harness.verify.values import (
+from csi_conformance.harness.verify.batched import batched_hashes
+from csi_conformance.harness.verify.tree_roots import judge_tree_roots
+from csi_conformance.harness.verify.validity import (
+    Expected,
+    Problem,
+    element_problems,
+    elements_of,
+    key_int,
+    root_agreement,
+)
+from csi_conformance.harness.verify.values import (
     ACCOUNT_FIELDS,
     ACCOUNT_KEYS,
     DIAGNOSED,
@@ -46,7 +54,7 @@ from harness.verify.values import (
     token_bytes_problems,
     tree_layouts,
 )
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     ROOT_HISTORY,
     TOKEN_DISCRIMINATOR,
     TOKEN_PROGRAM_ID,
@@ -54,8 +62,7 @@ from ledger_crypto import (
     b58encode,
     token_data_hash,
 )
-from ledger_crypto.groth16 import is_valid_compressed_proof
-from schema.jsonio import dumps
+from csi_conformance.ledger_crypto.groth16 import is_valid_compressed_proof
 
 TOKEN_PROGRAM = b58encode(TOKEN_PROGRAM_ID)
 LAYOUT_CLAUSES = {False: "ledger-H1", True: "ledger-B1"}

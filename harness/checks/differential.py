@@ -14,15 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from cases.invariants import check_invariant
-from harness.context import Answer, CheckContext, answer_value
-from harness.core.failures import CheckFailure, DifferenceFailure, NotApplicable, SchemaViolation, Skip
-from harness.core.model import Basis
-from harness.core.registry import check
-from harness.differential.cases import scenario_cases
-from harness.differential.compare import differences
-from harness.differential.normalize import READINGS, normalize
-from harness.differential.replay import (
+from csi_conformance.cases.invariants import check_invariant
+from csi_conformance.harness.connection import OMIT
+from csi_conformance.harness.context import Answer, CheckContext, answer_value
+from csi_conformance.harness.core.failures import CheckFailure, DifferenceFailure, NotApplicable, SchemaViolation, Skip
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.registry import check
+from csi_conformance.harness.differential.cases import scenario_cases
+from csi_conformance.harness.differential.compare import differences
+from csi_conformance.harness.differential.normalize import READINGS, normalize
+from csi_conformance.harness.differential.replay import (
     OUTCOME,
     Replay,
     Side,
@@ -34,11 +35,10 @@ from harness.differential.replay import (
     send_both,
     walk,
 )
-from harness.differential.requests import generated_params
-from harness.judging.answers import outcome_path
-from harness.judging.violations import violations_text, wrong_member, wrong_value
-from harness.target import OMIT
-from schema import Method
+from csi_conformance.harness.differential.requests import generated_params
+from csi_conformance.harness.judging.answers import outcome_path
+from csi_conformance.harness.judging.violations import violations_text, wrong_member, wrong_value
+from csi_conformance.schema import Method
 
 __all__ = ["case_basis", "each", "generated", "observe_tag", "replay_cases"]
 

@@ -7,14 +7,14 @@ those checks rest on `Basis.JSON_RPC` (WARN in the spec profile).
 
 from __future__ import annotations
 
-from harness.context import Answer, CheckContext, answer_value, body_value
-from harness.core.failures import CheckFailure, Mismatch, SchemaViolation
-from harness.core.model import Basis
-from harness.core.paths import BODY, HTTP_STATUS, from_pointer, member
-from harness.core.registry import answer_check, check
-from harness.judging.answers import is_envelope
-from harness.judging.violations import closest_violations, schema_document, violations_text
-from harness.target import Exchange
+from csi_conformance.harness.connection import Exchange
+from csi_conformance.harness.context import Answer, CheckContext, answer_value, body_value
+from csi_conformance.harness.core.failures import CheckFailure, Mismatch, SchemaViolation
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import BODY, HTTP_STATUS, from_pointer, member
+from csi_conformance.harness.core.registry import answer_check, check
+from csi_conformance.harness.judging.answers import is_envelope
+from csi_conformance.harness.judging.violations import closest_violations, schema_document, violations_text
 
 JSON_RPC = "2.0"
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from harness.context import CheckContext, answer_value
-from harness.core.failures import CheckFailure, Skip
-from harness.core.model import Basis, Status
-from harness.core.paths import BODY, member
-from harness.core.registry import check
-from harness.core.values import clip
-from harness.judging.answers import outcome_path
+from csi_conformance.harness.context import CheckContext, answer_value
+from csi_conformance.harness.core.failures import CheckFailure, Skip
+from csi_conformance.harness.core.model import Basis, Status
+from csi_conformance.harness.core.paths import BODY, member
+from csi_conformance.harness.core.registry import check
+from csi_conformance.harness.core.values import clip
+from csi_conformance.harness.judging.answers import outcome_path
 
 
 @check("health.ok", clauses=("4.2-M18", "4.2-N6", "7-C3", "7-R1"),

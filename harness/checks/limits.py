@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext, answer_value
-from harness.core.failures import CheckFailure, ReadingFailure, Skip
-from harness.core.model import Basis
-from harness.core.paths import result_value
-from harness.core.registry import check
-from harness.judging.answers import outcome_path
-from harness.judging.refusals import expect_refusal
-from harness.judging.samples import items_of, sample_params
-from harness.verify.addresses import address_tree
-from harness.verify.batched import provable_hashes
-from schema import Method
+from csi_conformance.harness.context import Answer, CheckContext, answer_value
+from csi_conformance.harness.core.failures import CheckFailure, ReadingFailure, Skip
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import result_value
+from csi_conformance.harness.core.registry import check
+from csi_conformance.harness.judging.answers import outcome_path
+from csi_conformance.harness.judging.refusals import expect_refusal
+from csi_conformance.harness.judging.samples import items_of, sample_params
+from csi_conformance.harness.verify.addresses import address_tree
+from csi_conformance.harness.verify.batched import provable_hashes
+from csi_conformance.schema import Method
 
 
 def _live_hashes(ctx: CheckContext) -> list[str]:

@@ -20,17 +20,18 @@ import base64
 from collections.abc import Iterable
 from typing import Any
 
-from harness.context import CheckContext
-from harness.core.failures import Skip
-from harness.core.model import Basis
-from harness.core.paths import BODY
-from harness.core.registry import check
-from harness.core.values import clip
-from harness.discover import LIST_LIMIT
-from harness.judging.answers import state_value
-from harness.judging.samples import fetch_all
-from harness.mirror import MirrorBuild
-from harness.mirror.compare import (
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.context import CheckContext
+from csi_conformance.harness.core.failures import Skip
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import BODY
+from csi_conformance.harness.core.registry import check
+from csi_conformance.harness.core.values import clip
+from csi_conformance.harness.discover import LIST_LIMIT
+from csi_conformance.harness.judging.answers import state_value
+from csi_conformance.harness.judging.samples import fetch_all
+from csi_conformance.harness.mirror import MirrorBuild
+from csi_conformance.harness.mirror.compare import (
     KEYS_COMPARED,
     Findings,
     Mirror,
@@ -42,16 +43,15 @@ from harness.mirror.compare import (
     pair,
     started_mirror,
 )
-from harness.mirror.views import (
+from csi_conformance.harness.mirror.views import (
     account_view,
     differences,
     item_view,
     signature_view,
     token_view,
 )
-from harness.verify.values import matching_layout, recomputed_hash, tree_layouts
-from ledger_crypto import b58encode
-from schema.jsonio import dumps
+from csi_conformance.harness.verify.values import matching_layout, recomputed_hash, tree_layouts
+from csi_conformance.ledger_crypto import b58encode
 
 ACCOUNTS_LOOKED_UP = 4
 PAGE = 5

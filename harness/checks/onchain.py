@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from harness.context import Answer, CheckContext, answer_value
-from harness.core.failures import CheckFailure, Mismatch, Skip
-from harness.core.model import Basis, Status
-from harness.core.paths import BODY, result_value
-from harness.core.registry import check
-from harness.judging.pages import partly
-from harness.verify.onchain import (
+from csi_conformance.harness.context import Answer, CheckContext, answer_value
+from csi_conformance.harness.core.failures import CheckFailure, Mismatch, Skip
+from csi_conformance.harness.core.model import Basis, Status
+from csi_conformance.harness.core.paths import BODY, result_value
+from csi_conformance.harness.core.registry import check
+from csi_conformance.harness.judging.pages import partly
+from csi_conformance.harness.verify.onchain import (
     METHOD,
     Planned,
     Usable,
@@ -31,12 +31,12 @@ from harness.verify.onchain import (
     spent_to_ask,
     transaction_parts,
 )
-from harness.verify.onchain_roots import Histories, Served, address_roots, root_problems, validity_roots
-from harness.verify.validity import Problem
-from ledger_crypto import b58encode
+from csi_conformance.harness.verify.onchain_roots import Histories, Served, address_roots, root_problems, validity_roots
+from csi_conformance.harness.verify.validity import Problem
+from csi_conformance.ledger_crypto import b58encode
 
 if TYPE_CHECKING:
-    from ledger_chain import Chain, Verdict
+    from csi_conformance.ledger_chain import Chain, Verdict
 
 ADDRESS_METHOD = "getMultipleNewAddressProofs"
 LOG_TAIL = 8

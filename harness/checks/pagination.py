@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import math
 
-from harness.context import Answer, CheckContext, answer_value
-from harness.core.failures import NotApplicable, Skip
-from harness.core.model import Basis
-from harness.core.paths import BODY, result_value
-from harness.core.registry import check
-from harness.discover import LIST_LIMIT
-from harness.judging.answers import outcome_path
-from harness.judging.pages import Walk, item_key, items_of, partly, shown, walk_pages
-from harness.judging.param_walks import walk_each_param, walked_with_params
-from harness.judging.samples import sample_params
-from schema import Method
+from csi_conformance.harness.context import Answer, CheckContext, answer_value
+from csi_conformance.harness.core.failures import NotApplicable, Skip
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import BODY, result_value
+from csi_conformance.harness.core.registry import check
+from csi_conformance.harness.discover import LIST_LIMIT
+from csi_conformance.harness.judging.answers import outcome_path
+from csi_conformance.harness.judging.pages import Walk, item_key, items_of, partly, shown, walk_pages
+from csi_conformance.harness.judging.param_walks import walk_each_param, walked_with_params
+from csi_conformance.harness.judging.samples import sample_params
+from csi_conformance.schema import Method
 
 PAGE_SIZES = (1, 2, 3)
 WALK_PAGES = 25

@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext, answer_value, describe
-from harness.core.failures import CheckFailure, Skip
-from harness.core.model import Basis
-from harness.core.paths import result_value
-from harness.core.registry import check
-from harness.generate import NoValidParams, drawn, invalid_base58, invalid_params, valid_params
-from harness.judging.answers import outcome_path
-from harness.judging.refusals import expect_refusal, formal_params
-from harness.target import OMIT
-from harness.verify.addresses import address_tree
-from harness.verify.batched import batched_hashes
-from ledger_crypto import b58encode
-from schema import Method
-from schema.jsonio import dumps
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.connection import OMIT
+from csi_conformance.harness.context import Answer, CheckContext, answer_value, describe
+from csi_conformance.harness.core.failures import CheckFailure, Skip
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import result_value
+from csi_conformance.harness.core.registry import check
+from csi_conformance.harness.generate import NoValidParams, drawn, invalid_base58, invalid_params, valid_params
+from csi_conformance.harness.judging.answers import outcome_path
+from csi_conformance.harness.judging.refusals import expect_refusal, formal_params
+from csi_conformance.harness.verify.addresses import address_tree
+from csi_conformance.harness.verify.batched import batched_hashes
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.schema import Method
 
 GENERATED_PER_METHOD = 24
 """Contract-breaking params sent per method in a default run (seeded)."""

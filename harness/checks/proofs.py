@@ -13,20 +13,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext
-from harness.core.failures import CheckFailure, Skip
-from harness.core.model import Basis, Status
-from harness.core.paths import result_value
-from harness.core.registry import check
-from harness.core.values import jsonable
-from harness.judging.answers import defer_refused
-from harness.judging.pages import partly
-from harness.verify.addresses import address_tree
-from harness.verify.batched import batched_hashes, provable_hashes
-from ledger_crypto import b58decode, b58encode
-from ledger_proofs.circuits import CIRCUITS, Circuit
-from ledger_proofs.verify import verify_compressed
-from schema.jsonio import dumps
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.failures import CheckFailure, Skip
+from csi_conformance.harness.core.model import Basis, Status
+from csi_conformance.harness.core.paths import result_value
+from csi_conformance.harness.core.registry import check
+from csi_conformance.harness.core.values import jsonable
+from csi_conformance.harness.judging.answers import defer_refused
+from csi_conformance.harness.judging.pages import partly
+from csi_conformance.harness.verify.addresses import address_tree
+from csi_conformance.harness.verify.batched import batched_hashes, provable_hashes
+from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.ledger_proofs.circuits import CIRCUITS, Circuit
+from csi_conformance.ledger_proofs.verify import verify_compressed
 
 __all__ = ["PER_CIRCUIT", "proof_inputs"]
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 
-from harness.context import Answer, CheckContext, body_value
-from harness.core.failures import ReadingFailure, SchemaViolation
-from harness.core.model import Basis
-from harness.core.paths import BODY, member
-from harness.core.registry import REGISTRY, answer_check
-from harness.judging.answers import is_envelope, is_plain_error_body
-from harness.judging.violations import (
+from csi_conformance.harness.connection import NOT_JSON
+from csi_conformance.harness.context import Answer, CheckContext, body_value
+from csi_conformance.harness.core.failures import ReadingFailure, SchemaViolation
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import BODY, member
+from csi_conformance.harness.core.registry import REGISTRY, answer_check
+from csi_conformance.harness.judging.answers import is_envelope, is_plain_error_body
+from csi_conformance.harness.judging.violations import (
     ABSENT,
     closest_violations,
     followed_readings,
@@ -27,9 +28,8 @@ from harness.judging.violations import (
     wrong_member,
     wrong_value,
 )
-from harness.target import NOT_JSON
-from schema import Contract
-from schema.validation import Validator
+from csi_conformance.schema import Contract
+from csi_conformance.schema.validation import Validator
 
 OBSERVE_PER_METHOD = 10
 """Answers per (method, ambiguity) the observer classifies; enough to see a reading, bounded in cost."""

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext, answer_value
-from harness.core.failures import CheckFailure, Skip
-from harness.core.paths import member, result_value
-from harness.core.registry import check
-from harness.discover import LIST_LIMIT
-from harness.judging.pages import item_key, items_of, walk_pages
-from harness.judging.state import compression_info, no_compression_info
+from csi_conformance.harness.context import Answer, CheckContext, answer_value
+from csi_conformance.harness.core.failures import CheckFailure, Skip
+from csi_conformance.harness.core.paths import member, result_value
+from csi_conformance.harness.core.registry import check
+from csi_conformance.harness.discover import LIST_LIMIT
+from csi_conformance.harness.judging.pages import item_key, items_of, walk_pages
+from csi_conformance.harness.judging.state import compression_info, no_compression_info
 
 __all__ = ["failed_signatures"]
 

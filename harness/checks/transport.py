@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext, answer_value, describe
-from harness.core.failures import Mismatch, ReadingFailure, Skip
-from harness.core.model import Basis
-from harness.core.paths import BODY, HTTP_STATUS, header, member
-from harness.core.registry import answer_check, check
-from harness.differential.compare import differences, json_path, sides
-from harness.judging.answers import is_envelope
-from harness.judging.samples import sample_params
-from harness.target import NOT_JSON
-from schema import Method
+from csi_conformance.harness.connection import NOT_JSON
+from csi_conformance.harness.context import Answer, CheckContext, answer_value, describe
+from csi_conformance.harness.core.failures import Mismatch, ReadingFailure, Skip
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import BODY, HTTP_STATUS, header, member
+from csi_conformance.harness.core.registry import answer_check, check
+from csi_conformance.harness.differential.compare import differences, json_path, sides
+from csi_conformance.harness.judging.answers import is_envelope
+from csi_conformance.harness.judging.samples import sample_params
+from csi_conformance.schema import Method
 
 
 @answer_check("transport.success-status", clauses=("4.1-R6",),

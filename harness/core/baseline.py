@@ -25,10 +25,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from harness.core.errors import ConfigError, JsonError
-from harness.core.model import BaselineEntry, RunResult, Status
-from schema import jsonio
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.errors import ConfigError, JsonError
+from csi_conformance.harness.core.model import BaselineEntry, RunResult, Status
 
 __all__ = ["apply_baseline", "load_baseline"]
 

@@ -1,6 +1,6 @@
 """Errors a user of `csi` can meet, and the exit code each one ends a run with.
 
-    CsiError (schema.errors)
+    CsiError (groundwork.errors)
     ├── ContractError         the schema/ sources are malformed                  exit 2
     ├── JsonError             a document is not JSON this kit can read exactly
     ├── UsageError            a command line that cannot work                     exit 2
@@ -15,7 +15,7 @@ A check that finds a fault does not raise one of these: that is a finding, not a
 
 from __future__ import annotations
 
-from schema.errors import ConfigError, ContractError, CsiError, JsonError, UsageError
+from csi_conformance.groundwork.errors import ConfigError, ContractError, CsiError, JsonError, UsageError
 
 __all__ = [
     "ConfigError",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.core.model import CheckResult, RunResult
+from csi_conformance.harness.core.model import CheckResult, RunResult
 
 __all__ = ["CheckFinished", "CheckStarted", "Event", "PhaseStarted", "RunFinished", "RunStarted", "TargetThrottled"]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from harness.core.model import KINDS, Basis, FailureKind, Status
+from csi_conformance.harness.core.model import KINDS, Basis, FailureKind, Status
 
 __all__ = ["KINDS", "CheckFailure", "DifferenceFailure", "FailureKind", "Mismatch", "NotApplicable", "ReadingFailure",
            "SchemaViolation", "Skip"]

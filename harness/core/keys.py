@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from harness.core.errors import ConfigError
-from ledger_crypto import b58decode
+from csi_conformance.harness.core.errors import ConfigError
+from csi_conformance.ledger_crypto import b58decode
 
 __all__ = ["KEY_KINDS", "Keys", "load_keys_file"]
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.core.errors import UsageError
-from harness.core.model import Basis, Status
-from schema import Contract, Readings
+from csi_conformance.harness.core.errors import UsageError
+from csi_conformance.harness.core.model import Basis, Status
+from csi_conformance.schema import Contract, Readings
 
 __all__ = ["PROFILES", "Profile", "profile_named"]
 

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from harness.core.model import Basis
-from schema import Contract, ContractError, Method
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.schema import Contract, ContractError, Method
 
 __all__ = ["FAMILIES", "REGISTRY", "CheckSpec", "Registry", "answer_check", "check"]
 

@@ -12,7 +12,7 @@ import re
 from enum import Enum
 from typing import Any
 
-from schema import jsonio
+from csi_conformance.groundwork import jsonio
 
 __all__ = ["CLIP_CHARS", "CLIP_ITEMS", "REPLACEMENT", "TOO_DEEP", "clean", "clip", "jsonable", "writable"]
 

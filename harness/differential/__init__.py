@@ -7,9 +7,9 @@
 The checks that use it are in `harness.checks.differential`.
 """
 
-from harness.differential.compare import MISSING, Difference, differences, render
-from harness.differential.normalize import ALLOWED, NORMALIZERS, READINGS, Normalizer
-from harness.differential.replay import Replay, Side, ask, judge, outcome, send_both, walk
+from csi_conformance.harness.differential.compare import MISSING, Difference, differences, render
+from csi_conformance.harness.differential.normalize import ALLOWED, NORMALIZERS, READINGS, Normalizer
+from csi_conformance.harness.differential.replay import Replay, Side, ask, judge, outcome, send_both, walk
 
 __all__ = [
     "ALLOWED",

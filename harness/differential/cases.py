@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cases.loader import load_cases
+from csi_conformance.cases.loader import load_cases
 
 __all__ = ["scenario_cases"]
 

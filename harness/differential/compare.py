@@ -15,8 +15,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from harness.core.values import jsonable
-from schema import jsonio
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.values import jsonable
 
 __all__ = ["MISSING", "Difference", "canonical", "differences", "render", "shown", "sides"]
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from harness.differential.compare import canonical
-from harness.differential.normalize import ALLOWED
-from schema import Contract
-from schema.shapes import Shape
+from csi_conformance.harness.differential.compare import canonical
+from csi_conformance.harness.differential.normalize import ALLOWED
+from csi_conformance.schema import Contract
+from csi_conformance.schema.shapes import Shape
 
 __all__ = ["NAME", "VIEWS", "settle"]
 

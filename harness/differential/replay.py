@@ -30,11 +30,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.context import Answer, CheckContext, describe
-from harness.core.failures import DifferenceFailure, Skip
-from harness.core.model import Basis
-from harness.differential.compare import Difference, differences, json_path, sides
-from harness.differential.normalize import (
+from csi_conformance.harness.connection import NOT_JSON, OMIT
+from csi_conformance.harness.context import Answer, CheckContext, describe
+from csi_conformance.harness.core.failures import DifferenceFailure, Skip
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.differential.compare import Difference, differences, json_path, sides
+from csi_conformance.harness.differential.normalize import (
     ALLOWED,
     NORMALIZERS,
     READINGS,
@@ -42,11 +43,10 @@ from harness.differential.normalize import (
     comparable,
     normalize,
 )
-from harness.differential.optional import NAME as OPTIONAL
-from harness.differential.optional import settle
-from harness.judging.pages import partly
-from harness.target import NOT_JSON, OMIT
-from schema import Contract, Method
+from csi_conformance.harness.differential.optional import NAME as OPTIONAL
+from csi_conformance.harness.differential.optional import settle
+from csi_conformance.harness.judging.pages import partly
+from csi_conformance.schema import Contract, Method
 
 __all__ = ["ANSWER", "CODE", "MAX_PAGES", "OUTCOME", "Replay", "Side", "answered", "ask", "judge", "outcome",
            "reading_gaps", "reference_items", "send_both", "walk"]

@@ -33,13 +33,12 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
-
-from harness.core.errors import ConfigError, UsageError
-from harness.core.model import GATES, Status
-from harness.core.profile import PROFILES
-from harness.engine.shard import Shard, parse_shard
-from ledger_ingest.ledger_source import LedgerSource
-from ledger_ingest.sources import DEFAULT_WAIT, SlotRange, parse_slots
+from csi_conformance.harness.core.errors import ConfigError, UsageError
+from csi_conformance.harness.core.model import GATES, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.engine.shard import Shard, parse_shard
+from csi_conformance.ledger_ingest.ledger_source import LedgerSource
+from csi_conformance.ledger_ingest.sources import DEFAULT_WAIT, SlotRange, parse_slots
 
 __all__ = ["CONFIG_NAME", "OPTIONS", "Option", "RunOptions", "config_schema", "find_config"]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.context import CheckContext
-from harness.core.errors import PreconditionUnmet
-from harness.target import NOT_JSON, Exchange
-from schema.jsonio import dumps
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.connection import NOT_JSON, Exchange
+from csi_conformance.harness.context import CheckContext
+from csi_conformance.harness.core.errors import PreconditionUnmet
 
 __all__ = ["PROBED_SIGNATURES", "caught_up", "knows_ledger", "preflight"]
 

@@ -15,24 +15,32 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-import harness.checks  # noqa: F401  (registers the catalogue: a run over the default registry runs it all)
-from harness.context import Answer, CheckContext
-from harness.core.baseline import apply_baseline
-from harness.core.errors import TargetError
-from harness.core.events import CheckFinished, Event, PhaseStarted, RunFinished, RunStarted
-from harness.core.failures import CheckFailure, NotApplicable, Skip
-from harness.core.keys import Keys
-from harness.core.model import BaselineEntry, Basis, CheckResult, Finding, Observation, RunResult, Status
-from harness.core.profile import Profile
-from harness.core.registry import REGISTRY, CheckSpec, Registry
-from harness.core.values import jsonable
-from harness.discover import discover
-from harness.engine.preconditions import caught_up, knows_ledger, preflight
-from harness.engine.shard import Shard
-from harness.engine.units import plan, run_units
-from harness.engine.workers import Workers
-from harness.target import NOT_JSON, Exchange, Target
-from schema import Contract
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue: a run over the default registry runs it all)
+from csi_conformance.harness.connection import NOT_JSON, Exchange, Target
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.baseline import apply_baseline
+from csi_conformance.harness.core.errors import TargetError
+from csi_conformance.harness.core.events import CheckFinished, Event, PhaseStarted, RunFinished, RunStarted
+from csi_conformance.harness.core.failures import CheckFailure, NotApplicable, Skip
+from csi_conformance.harness.core.keys import Keys
+from csi_conformance.harness.core.model import (
+    BaselineEntry,
+    Basis,
+    CheckResult,
+    Finding,
+    Observation,
+    RunResult,
+    Status,
+)
+from csi_conformance.harness.core.profile import Profile
+from csi_conformance.harness.core.registry import REGISTRY, CheckSpec, Registry
+from csi_conformance.harness.core.values import jsonable
+from csi_conformance.harness.discover import discover
+from csi_conformance.harness.engine.preconditions import caught_up, knows_ledger, preflight
+from csi_conformance.harness.engine.shard import Shard
+from csi_conformance.harness.engine.units import plan, run_units
+from csi_conformance.harness.engine.workers import Workers
+from csi_conformance.schema import Contract
 
 __all__ = ["RunConfig", "run"]
 

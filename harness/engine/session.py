@@ -19,22 +19,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from harness.core.baseline import load_baseline
-from harness.core.errors import ConfigError, CsiError, UsageError
-from harness.core.events import Event, PhaseStarted
-from harness.core.keys import Keys, load_keys_file
-from harness.core.model import RunResult
-from harness.core.profile import profile_named
-from harness.core.registry import REGISTRY
-from harness.differential.cases import scenario_cases
-from harness.engine.options import BY_NAME, RunOptions
-from harness.engine.runner import RunConfig, run
-from harness.report import ensure_writable, write_reports
-from harness.target import Target
-from harness.target.reference import bundled_reference
-from ledger_ingest.ledger_source import LedgerSource
-from ledger_ingest.sources import LedgerNotReached
-from schema import Contract
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.connection.reference import bundled_reference
+from csi_conformance.harness.core.baseline import load_baseline
+from csi_conformance.harness.core.errors import ConfigError, CsiError, UsageError
+from csi_conformance.harness.core.events import Event, PhaseStarted
+from csi_conformance.harness.core.keys import Keys, load_keys_file
+from csi_conformance.harness.core.model import RunResult
+from csi_conformance.harness.core.profile import profile_named
+from csi_conformance.harness.core.registry import REGISTRY
+from csi_conformance.harness.differential.cases import scenario_cases
+from csi_conformance.harness.engine.options import BY_NAME, RunOptions
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.report import ensure_writable, write_reports
+from csi_conformance.ledger_ingest.ledger_source import LedgerSource
+from csi_conformance.ledger_ingest.sources import LedgerNotReached
+from csi_conformance.schema import Contract
 
 __all__ = ["certify", "run_config"]
 
@@ -118,7 +118,7 @@ def _replayed_chain(ledger: LedgerSource | None, notify: Callable[[Event], None]
     onchain checks judge the target's proofs over its state. One that does not replay is a ConfigError (exit 2)."""
     if ledger is None or ledger.kind != "chain":
         return None
-    from ledger_chain import ChainError, load_chain  # LiteSVM is loaded by runs with a chain only
+    from csi_conformance.ledger_chain import ChainError, load_chain  # LiteSVM is loaded by runs with a chain only
 
     notify(PhaseStarted("replaying the chain into LiteSVM"))
     try:

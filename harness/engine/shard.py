@@ -14,7 +14,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from harness.core.errors import UsageError
+from csi_conformance.harness.core.errors import UsageError
 
 __all__ = ["Shard", "parse_shard"]
 

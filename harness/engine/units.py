@@ -13,14 +13,14 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from harness.context import CheckContext
-from harness.core.events import CheckFinished, CheckStarted, Event
-from harness.core.model import CheckResult, Finding
-from harness.core.registry import CheckSpec
-from harness.engine.shard import Shard
-from harness.engine.workers import Workers
-from harness.target import Target
-from schema import Method
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import CheckContext
+from csi_conformance.harness.core.events import CheckFinished, CheckStarted, Event
+from csi_conformance.harness.core.model import CheckResult, Finding
+from csi_conformance.harness.core.registry import CheckSpec
+from csi_conformance.harness.engine.shard import Shard
+from csi_conformance.harness.engine.workers import Workers
+from csi_conformance.schema import Method
 
 __all__ = ["Unit", "plan", "run_units"]
 

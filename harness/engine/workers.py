@@ -19,7 +19,7 @@ from concurrent.futures import CancelledError, Future, ThreadPoolExecutor, wait
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
 
-from harness.target import Target
+from csi_conformance.harness.connection import Target
 
 __all__ = ["Workers"]
 

@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.errors import ConfigError, JsonError
+from csi_conformance.harness.report.console import stdout_console
+from csi_conformance.harness.report.values import one_line
+from csi_conformance.schema import Contract
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-
-from harness.core.errors import ConfigError, JsonError
-from harness.report.console import stdout_console
-from harness.report.values import one_line
-from schema import Contract, jsonio
 
 __all__ = ["Report", "ambiguity_rows", "read_observations", "read_reports", "register"]
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
 
-from harness.core.errors import CsiError, exit_code_for
+from csi_conformance.harness.core.errors import CsiError, exit_code_for
 
 __all__ = ["build_parser", "main"]
 

@@ -18,10 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from harness.core.errors import CsiError
-from harness.core.model import CheckResult, RunResult, Status
-from harness.engine.options import OPTIONS, RunOptions
+from csi_conformance.harness.core.errors import CsiError
+from csi_conformance.harness.core.model import CheckResult, RunResult, Status
+from csi_conformance.harness.engine.options import OPTIONS, RunOptions
 
 RUN_KEY = pytest.StashKey[RunResult]()
 OPTIONS_KEY = pytest.StashKey[RunOptions]()
@@ -97,7 +96,7 @@ class VerdictItem(pytest.Item):
 
     def repr_failure(self, excinfo, style=None) -> str:
         if isinstance(excinfo.value, VerdictFailed):
-            from harness.report.findings import verdict_reasons
+            from csi_conformance.harness.report.findings import verdict_reasons
 
             result, gate = excinfo.value.result, excinfo.value.gate
             lines = [f"{result.verdict(gate)} (csi run would exit {result.exit_code(gate)})"]
@@ -132,7 +131,7 @@ def _blocking(result: RunResult, check: CheckResult, gate: Status) -> bool:
 
 
 def _describe(check: CheckResult, target: str) -> str:
-    from harness.report.junit import finding_text
+    from csi_conformance.harness.report.junit import finding_text
 
     lines = [f"{check.check_id} [{check.status}] clauses {', '.join(check.clauses)}"]
     if check.status is Status.SKIP:
@@ -146,10 +145,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     """Add the checks before `-k` and `--deselect` filter the items, so that they filter these too."""
     if not config.getoption("csi_target"):
         return
-    import harness.checks  # noqa: F401  (registers the catalogue)
-    from harness.core.registry import REGISTRY
-    from harness.engine.session import run_config
-    from schema import Contract
+    import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+    from csi_conformance.harness.core.registry import REGISTRY
+    from csi_conformance.harness.engine.session import run_config
+    from csi_conformance.schema import Contract
 
     options = config.stash[OPTIONS_KEY] = options_from_config(config)
     try:  # every file an option names is read now: a bad one stops pytest before any test runs
@@ -174,7 +173,7 @@ def pytest_deselected(items: list) -> None:
 
 def _run_once(config: pytest.Config) -> RunResult:
     if RUN_KEY not in config.stash:
-        from harness.engine.session import certify
+        from csi_conformance.harness.engine.session import certify
 
         options = config.stash[OPTIONS_KEY]
         deselected = tuple(sorted(config.stash.get(DESELECTED_KEY, set())))
@@ -187,7 +186,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     result = config.stash.get(RUN_KEY, None)
     if result is None:
         return
-    from harness.report.findings import verdict_counts
+    from csi_conformance.harness.report.findings import verdict_counts
 
     options = config.stash[OPTIONS_KEY]
     gate = options.fail_on

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.core.errors import UsageError
-from harness.core.model import RunResult
-from harness.engine.options import GATE_CHOICES, OPTIONS, RunOptions
+from csi_conformance.harness.core.errors import UsageError
+from csi_conformance.harness.core.model import RunResult
+from csi_conformance.harness.engine.options import GATE_CHOICES, OPTIONS, RunOptions
 
 __all__ = ["options_from_args", "register"]
 
@@ -64,8 +64,10 @@ def options_from_args(args: argparse.Namespace, env: Mapping[str, str] | None = 
 
 
 def _run(args: argparse.Namespace) -> int:
-    from harness.engine.session import certify  # the catalogue and the references load when a run starts
-    from harness.report.console import ConsoleReporter
+    from csi_conformance.harness.engine.session import (
+        certify,  # the catalogue and the references load when a run starts
+    )
+    from csi_conformance.harness.report.console import ConsoleReporter
 
     given = given_by_args(args)
     reporter = ConsoleReporter()
@@ -94,10 +96,10 @@ def _ended(result: RunResult, options: RunOptions | None) -> int:
 
 
 def _merge(args: argparse.Namespace) -> int:
-    from harness.report import write_reports
-    from harness.report.console import ConsoleReporter
-    from harness.report.merge import load_report, merge_results
-    from schema import Contract
+    from csi_conformance.harness.report import write_reports
+    from csi_conformance.harness.report.console import ConsoleReporter
+    from csi_conformance.harness.report.merge import load_report, merge_results
+    from csi_conformance.schema import Contract
 
     gate = GATES[args.fail_on]
     result = merge_results([load_report(path) for path in args.reports])
@@ -110,11 +112,11 @@ def _merge(args: argparse.Namespace) -> int:
 
 
 def _checks(args: argparse.Namespace) -> int:
-    import harness.checks  # noqa: F401
-    from harness.core.registry import REGISTRY
-    from harness.report.catalogue import print_catalogue
-    from harness.report.coverage import render_coverage_markdown
-    from schema import Contract
+    import csi_conformance.harness.checks  # noqa: F401
+    from csi_conformance.harness.core.registry import REGISTRY
+    from csi_conformance.harness.report.catalogue import print_catalogue
+    from csi_conformance.harness.report.coverage import render_coverage_markdown
+    from csi_conformance.schema import Contract
 
     if args.coverage:
         sys.stdout.write(render_coverage_markdown(REGISTRY, Contract.default()))

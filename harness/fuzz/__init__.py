@@ -13,6 +13,6 @@ every server. `schemathesis.toml` here turns them off, and `schemathesis_hooks` 
 from pathlib import Path
 
 CONFIG = Path(__file__).resolve().parent / "schemathesis.toml"
-HOOKS = "harness.fuzz.schemathesis_hooks"
+HOOKS = "csi_conformance.harness.fuzz.schemathesis_hooks"
 
 __all__ = ["CONFIG", "HOOKS"]

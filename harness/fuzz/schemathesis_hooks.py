@@ -6,10 +6,9 @@ Loaded by schemathesis through `SCHEMATHESIS_HOOKS=harness.fuzz.schemathesis_hoo
 from __future__ import annotations
 
 import schemathesis
-
-from schema import Contract
-from schema.errors import JsonError
-from schema.jsonio import loads
+from csi_conformance.groundwork.errors import JsonError
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.schema import Contract
 
 ALLOWED_STATUSES = {200, 204, 400, 401, 405, 413, 429}
 """Statuses a JSON-RPC server may answer with (observed practice); anything else, 5xx above all, fails."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from harness.context import Answer, CheckContext
-from harness.core.failures import CheckFailure
-from harness.core.model import Basis
-from harness.core.paths import BODY, member
-from harness.core.values import clip
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.failures import CheckFailure
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import BODY, member
+from csi_conformance.harness.core.values import clip
 
 __all__ = ["defer_refused", "is_envelope", "is_plain_error_body", "outcome_path", "state_value"]
 

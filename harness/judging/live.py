@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from harness.context import Answer, CheckContext
-from harness.core.failures import CheckFailure, Skip
-from harness.core.model import Basis
-from harness.discover import LIST_LIMIT
-from harness.judging.answers import defer_refused
-from harness.judging.pages import Budget, Walk, item_key, partly, walk_pages
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.failures import CheckFailure, Skip
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.discover import LIST_LIMIT
+from csi_conformance.harness.judging.answers import defer_refused
+from csi_conformance.harness.judging.pages import Budget, Walk, item_key, partly, walk_pages
 
 __all__ = ["WHOLE_PAGES", "SignatureLists", "defer", "each", "keys_of", "listed", "listed_now", "read_twice",
            "small_walk", "still_live", "whole_list"]

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.context import Answer, CheckContext
-from harness.core.values import jsonable
-from schema import Method, jsonio
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.values import jsonable
+from csi_conformance.schema import Method
 
 __all__ = ["Budget", "Walk", "item_key", "items_of", "partly", "shown", "walk_pages"]
 

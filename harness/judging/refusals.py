@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext, answer_value
-from harness.core.model import Basis
-from harness.core.paths import member
-from harness.judging.answers import outcome_path
-from harness.judging.samples import sample_params_or_none
-from ledger_crypto import b58encode
-from schema import Method
+from csi_conformance.harness.context import Answer, CheckContext, answer_value
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import member
+from csi_conformance.harness.judging.answers import outcome_path
+from csi_conformance.harness.judging.samples import sample_params_or_none
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.schema import Method
 
 __all__ = ["expect_refusal", "formal_params"]
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import CheckContext
-from harness.core.failures import Skip
-from harness.judging.answers import defer_refused
-from harness.judging.pages import item_key, items_of, walk_pages
-from harness.target import OMIT
-from schema import Method
-from schema.jsonio import dumps
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.connection import OMIT
+from csi_conformance.harness.context import CheckContext
+from csi_conformance.harness.core.failures import Skip
+from csi_conformance.harness.judging.answers import defer_refused
+from csi_conformance.harness.judging.pages import item_key, items_of, walk_pages
+from csi_conformance.schema import Method
 
 __all__ = ["fetch_all", "item_key", "items_of", "sample_params", "sample_params_or_none"]
 

@@ -12,8 +12,8 @@ import binascii
 from collections import Counter, defaultdict
 from typing import Any
 
-from harness.context import Answer
-from harness.core.keys import Keys
+from csi_conformance.harness.context import Answer
+from csi_conformance.harness.core.keys import Keys
 
 __all__ = ["SLICE", "balances_by_mint", "compression_info", "datas_of", "lamports_of", "mint_of", "no_compression_info",
            "owners_closed_first", "probe_bytes", "signature_lookups", "token_sums", "window"]

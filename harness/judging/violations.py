@@ -11,9 +11,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.context import Answer, CheckContext
-from harness.core.paths import BODY, from_pointer
-from schema.validation import Validator, Violation
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.paths import BODY, from_pointer
+from csi_conformance.schema.validation import Validator, Violation
 
 __all__ = ["ABSENT", "closest_violations", "followed_readings", "reading_member", "schema_document",
            "violations_text", "wrong_member", "wrong_value"]

@@ -16,7 +16,7 @@ transaction at the end. Invented transactions are never compared. What the mirro
 part is left out of the comparisons: see `MirrorBuild.owners`, `token_owners`, `replayed`.
 """
 
-from harness.mirror.build import MIRROR_SEED, MirrorBuild, build_mirror, synthetic_signature
-from harness.mirror.server import MirrorSession, mirror_server
+from csi_conformance.harness.mirror.build import MIRROR_SEED, MirrorBuild, build_mirror, synthetic_signature
+from csi_conformance.harness.mirror.server import MirrorSession, mirror_server
 
 __all__ = ["MIRROR_SEED", "MirrorBuild", "MirrorSession", "build_mirror", "mirror_server", "synthetic_signature"]

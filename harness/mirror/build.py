@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
-from harness.core.keys import Keys
-from harness.mirror.records import U64, Record, Unmirrorable, parse_record
-from ledger_crypto import account_hash, b58decode, b58encode
+from csi_conformance.harness.core.keys import Keys
+from csi_conformance.harness.mirror.records import U64, Record, Unmirrorable, parse_record
+from csi_conformance.ledger_crypto import account_hash, b58decode, b58encode
 
 __all__ = ["MIRROR_SEED", "MirrorBuild", "build_mirror", "synthetic_signature"]
 

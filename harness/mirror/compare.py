@@ -16,18 +16,18 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from harness.context import Answer, CheckContext
-from harness.core.failures import CheckFailure, NotApplicable, Skip
-from harness.core.model import Basis
-from harness.core.paths import BODY, result_value
-from harness.core.values import clip
-from harness.differential.compare import differences as body_differences
-from harness.differential.compare import json_path
-from harness.discover import LIST_LIMIT
-from harness.judging.pages import partly
-from harness.judging.samples import fetch_all, item_key, items_of
-from harness.mirror import MirrorBuild, MirrorSession, build_mirror
-from harness.mirror.views import differences, keyed, what_differs
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.failures import CheckFailure, NotApplicable, Skip
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.paths import BODY, result_value
+from csi_conformance.harness.core.values import clip
+from csi_conformance.harness.differential.compare import differences as body_differences
+from csi_conformance.harness.differential.compare import json_path
+from csi_conformance.harness.discover import LIST_LIMIT
+from csi_conformance.harness.judging.pages import partly
+from csi_conformance.harness.judging.samples import fetch_all, item_key, items_of
+from csi_conformance.harness.mirror import MirrorBuild, MirrorSession, build_mirror
+from csi_conformance.harness.mirror.views import differences, keyed, what_differs
 
 __all__ = ["KEYS_COMPARED", "Findings", "Mirror", "both", "compare_owner", "compared", "mirror_of", "moved", "pair",
            "started_mirror"]

@@ -7,7 +7,7 @@ import binascii
 from dataclasses import dataclass
 from typing import Any
 
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     FIELD_MODULUS,
     TOKEN_DISCRIMINATOR,
     TOKEN_PROGRAM_ID,

@@ -7,9 +7,9 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from harness.core.errors import ConfigError
-from harness.target import NOT_JSON, Target
-from harness.target.reference import bundled_reference
+from csi_conformance.harness.connection import NOT_JSON, Target
+from csi_conformance.harness.connection.reference import bundled_reference
+from csi_conformance.harness.core.errors import ConfigError
 
 __all__ = ["MirrorSession", "mirror_server"]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.core.values import jsonable
-from harness.judging.pages import item_key
-from schema import jsonio
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.values import jsonable
+from csi_conformance.harness.judging.pages import item_key
 
 __all__ = ["account_view", "differences", "item_view", "keyed", "signature_view", "token_view", "what_differs"]
 

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.core.model import RunResult, Status
-from harness.report.catalogue import print_catalogue
-from harness.report.console import ConsoleReporter
-from harness.report.coverage import catalogue, clause_coverage, render_coverage_markdown
-from harness.report.html import render_html, write_html
-from harness.report.json_report import to_json, write_json
-from harness.report.junit import build_junit, write_junit
-from harness.report.write import ensure_writable, write_atomic
-from schema import Contract
-from schema.errors import ConfigError
+from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.harness.core.model import RunResult, Status
+from csi_conformance.harness.report.catalogue import print_catalogue
+from csi_conformance.harness.report.console import ConsoleReporter
+from csi_conformance.harness.report.coverage import catalogue, clause_coverage, render_coverage_markdown
+from csi_conformance.harness.report.html import render_html, write_html
+from csi_conformance.harness.report.json_report import to_json, write_json
+from csi_conformance.harness.report.junit import build_junit, write_junit
+from csi_conformance.harness.report.write import ensure_writable, write_atomic
+from csi_conformance.schema import Contract
 
 __all__ = [
     "SCHEMA_PATH",

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import textwrap
 
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.registry import Registry
+from csi_conformance.harness.report.coverage import catalogue
 from rich.console import Console
 from rich.text import Text
-
-from harness.core.registry import Registry
-from harness.report.coverage import catalogue
-from schema import jsonio
 
 __all__ = ["catalogue_lines", "print_catalogue"]
 

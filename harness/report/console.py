@@ -16,12 +16,7 @@ import time
 from collections import defaultdict
 from types import TracebackType
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
-
-from harness.core.events import (
+from csi_conformance.harness.core.events import (
     CheckFinished,
     CheckStarted,
     Event,
@@ -30,10 +25,14 @@ from harness.core.events import (
     RunStarted,
     TargetThrottled,
 )
-from harness.core.model import CheckResult, Finding, RunResult, Status
-from harness.core.registry import FAMILIES
-from harness.report.findings import KIT_ERROR_NOTE, shown, verdict_counts, verdict_reasons
-from harness.report.values import one_line
+from csi_conformance.harness.core.model import CheckResult, Finding, RunResult, Status
+from csi_conformance.harness.core.registry import FAMILIES
+from csi_conformance.harness.report.findings import KIT_ERROR_NOTE, shown, verdict_counts, verdict_reasons
+from csi_conformance.harness.report.values import one_line
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
 
 __all__ = ["LOG_WIDTH", "STYLES", "ConsoleReporter", "stdout_console", "summary_table"]
 

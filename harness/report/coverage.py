@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.core.registry import CheckSpec, Registry
-from schema import Contract
-from schema.model import Ambiguity, Clause
+from csi_conformance.harness.core.registry import CheckSpec, Registry
+from csi_conformance.schema import Contract
+from csi_conformance.schema.model import Ambiguity, Clause
 
 __all__ = ["Proof", "catalogue", "clause_coverage", "render_coverage_markdown"]
 

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.core.model import KINDS, CheckResult, Finding, RunResult, Status
-from schema import jsonio
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.model import KINDS, CheckResult, Finding, RunResult, Status
 
 __all__ = ["GroupedFindings", "Shown", "counts_line", "example_line", "group_findings", "occurrences_note",
            "rendered", "reproduce", "shown", "skip_reason", "verdict_counts", "verdict_reasons"]

@@ -16,8 +16,9 @@ import re
 from collections.abc import Collection
 from pathlib import Path
 
-from harness.core.model import KINDS, CheckResult, Finding, Observation, RunResult, Status
-from harness.report.findings import (
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.model import KINDS, CheckResult, Finding, Observation, RunResult, Status
+from csi_conformance.harness.report.findings import (
     KIT_ERROR_NOTE,
     GroupedFindings,
     example_line,
@@ -28,11 +29,11 @@ from harness.report.findings import (
     verdict_counts,
     verdict_reasons,
 )
-from harness.report.json_report import tool_version
-from harness.report.matrix import matrix_columns, matrix_rows, method_family_matrix
-from harness.report.values import clean, jsonable, pretty_json_head
-from harness.report.write import write_atomic
-from schema import Contract, jsonio
+from csi_conformance.harness.report.json_report import tool_version
+from csi_conformance.harness.report.matrix import matrix_columns, matrix_rows, method_family_matrix
+from csi_conformance.harness.report.values import clean, jsonable, pretty_json_head
+from csi_conformance.harness.report.write import write_atomic
+from csi_conformance.schema import Contract
 
 __all__ = ["BANNER_COLOURS", "HTML_NAME", "render_html", "write_html"]
 

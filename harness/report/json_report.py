@@ -2,7 +2,7 @@
 
 Every value comes from the `RunResult` as the engine built it (already redacted); the only
 changes are the ones `values.jsonable` makes so that the file can be written at all. Integers
-in requests and answers stay exact: the document is written with `schema.jsonio.dumps`.
+in requests and answers stay exact: the document is written with `groundwork.jsonio.dumps`.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from harness.core.model import BaselineEntry, CheckResult, Finding, Observation, RunResult, Status
-from harness.report.findings import reproduce, skip_reason
-from harness.report.values import jsonable
-from harness.report.write import write_atomic
-from schema import jsonio
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.model import BaselineEntry, CheckResult, Finding, Observation, RunResult, Status
+from csi_conformance.harness.report.findings import reproduce, skip_reason
+from csi_conformance.harness.report.values import jsonable
+from csi_conformance.harness.report.write import write_atomic
 
 __all__ = ["FORMAT_VERSION", "REPORT_NAME", "TOOL_NAME", "gate_summary", "to_json", "tool_version", "write_json"]
 

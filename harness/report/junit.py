@@ -28,9 +28,9 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 
-from harness.core.model import CheckResult, Finding, RunResult, Status
-from harness.core.registry import FAMILIES
-from harness.report.findings import (
+from csi_conformance.harness.core.model import CheckResult, Finding, RunResult, Status
+from csi_conformance.harness.core.registry import FAMILIES
+from csi_conformance.harness.report.findings import (
     KIT_ERROR_NOTE,
     example_line,
     occurrences_note,
@@ -40,8 +40,8 @@ from harness.report.findings import (
     verdict_counts,
     verdict_reasons,
 )
-from harness.report.values import one_line, xml_text
-from harness.report.write import write_atomic
+from csi_conformance.harness.report.values import one_line, xml_text
+from csi_conformance.harness.report.write import write_atomic
 
 __all__ = ["JUNIT_NAME", "build_junit", "finding_text", "write_junit"]
 

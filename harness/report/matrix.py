@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection
 
-from harness.core.model import CheckResult, RunResult, Status
-from harness.core.registry import FAMILIES
+from csi_conformance.harness.core.model import CheckResult, RunResult, Status
+from csi_conformance.harness.core.registry import FAMILIES
 
 __all__ = ["RUN_WIDE", "Matrix", "matrix_columns", "matrix_rows", "method_family_matrix"]
 

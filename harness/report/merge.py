@@ -17,10 +17,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.core.errors import ConfigError
-from harness.core.model import Basis, CheckResult, Finding, Observation, RunResult, Status
-from harness.report.json_report import FORMAT_VERSION, REPORT_NAME
-from schema import jsonio
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.errors import ConfigError
+from csi_conformance.harness.core.model import Basis, CheckResult, Finding, Observation, RunResult, Status
+from csi_conformance.harness.report.json_report import FORMAT_VERSION, REPORT_NAME
 
 __all__ = ["load_report", "merge_results"]
 

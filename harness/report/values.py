@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from harness.core.values import REPLACEMENT, TOO_DEEP, clean, jsonable, writable
-from schema import jsonio
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.values import REPLACEMENT, TOO_DEEP, clean, jsonable, writable
 
 __all__ = ["TOO_DEEP", "clean", "jsonable", "one_line", "pretty_json", "pretty_json_head", "xml_text"]
 

@@ -2,7 +2,7 @@
 
 A run can be interrupted (Ctrl-C, a CI timeout, a full disk) while a report is being written;
 a half-written `report.json` would be worse than none, because tools would read it as a result.
-`write_atomic` is the kit's one atomic writer (`schema.files`), named here for the report writers.
+`write_atomic` is the kit's one atomic writer (`groundwork.files`), named here for the report writers.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from schema.errors import ConfigError
-from schema.files import write_atomic
+from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.groundwork.files import write_atomic
 
 __all__ = ["ensure_writable", "write_atomic"]
 

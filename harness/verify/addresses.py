@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext
-from harness.core.paths import result_value
-from harness.core.values import clip
-from harness.verify.validity import Problem
-from ledger_crypto import (
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.paths import result_value
+from csi_conformance.harness.core.values import clip
+from csi_conformance.harness.verify.validity import Problem
+from csi_conformance.ledger_crypto import (
     HEIGHT,
     HIGHEST_ADDRESS_PLUS_ONE,
     NonInclusionProof,

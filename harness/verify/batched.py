@@ -15,10 +15,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from harness.context import Answer, CheckContext
-from harness.verify.values import bn_value, matching_layout, tree_layouts
-from ledger_crypto import BATCHED_STATE_HEIGHT
-from ledger_crypto.merkle import zero_hashes
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.verify.values import bn_value, matching_layout, tree_layouts
+from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT
+from csi_conformance.ledger_crypto.merkle import zero_hashes
 
 __all__ = ["EMPTY_BATCHED_ROOT", "Proven", "batched_hashes", "batched_sample", "provable_hashes", "proven"]
 

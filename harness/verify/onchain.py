@@ -16,16 +16,16 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from harness.context import Answer, CheckContext
-from harness.core.failures import NotApplicable
-from harness.core.paths import result_value
-from harness.core.values import clip
-from harness.verify.validity import Problem
-from ledger_crypto import b58encode
-from ledger_proofs.circuits import CIRCUITS, Circuit
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.failures import NotApplicable
+from csi_conformance.harness.core.paths import result_value
+from csi_conformance.harness.core.values import clip
+from csi_conformance.harness.verify.validity import Problem
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.ledger_proofs.circuits import CIRCUITS, Circuit
 
 if TYPE_CHECKING:
-    from ledger_chain import Chain
+    from csi_conformance.ledger_chain import Chain
 
 __all__ = ["METHOD", "Planned", "Usable", "answer_for", "chain_of", "plan", "programs", "spent_to_ask",
            "transaction_parts"]
@@ -42,7 +42,7 @@ CLAUSE = ("ledger-P4",)
 
 def programs() -> ModuleType:
     """`ledger_chain`, imported on first use: LiteSVM is loaded by runs with a chain only."""
-    import ledger_chain
+    from csi_conformance import ledger_chain
 
     return ledger_chain
 

@@ -14,14 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.core.paths import result_value
-from harness.core.values import clip
-from harness.verify.validity import Problem, elements_of
-from harness.verify.values import bn_value
-from ledger_crypto import b58encode
+from csi_conformance.harness.core.paths import result_value
+from csi_conformance.harness.core.values import clip
+from csi_conformance.harness.verify.validity import Problem, elements_of
+from csi_conformance.harness.verify.values import bn_value
+from csi_conformance.ledger_crypto import b58encode
 
 if TYPE_CHECKING:
-    from ledger_chain import Chain, RootHistory
+    from csi_conformance.ledger_chain import Chain, RootHistory
 
 __all__ = ["Histories", "Served", "address_roots", "root_problems", "validity_roots"]
 
@@ -47,7 +47,7 @@ class Histories:
     """The on-chain root history of each tree of a chain, read once (simulations never change it)."""
 
     def __init__(self, chain: Chain) -> None:
-        from ledger_chain import root_history  # LiteSVM: loaded by runs with a chain only
+        from csi_conformance.ledger_chain import root_history  # LiteSVM: loaded by runs with a chain only
 
         keys = [*chain.model.state_trees, chain.model.address_tree_key]
         self._histories = {str(key): root_history(chain, key) for key in keys}

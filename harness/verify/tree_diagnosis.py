@@ -15,12 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.context import Answer, CheckContext
-from harness.core.failures import CheckFailure, Mismatch
-from harness.core.values import clip
-from harness.verify.known_trees import address_elements, created_addresses, state_leaves
-from harness.verify.trees import candidate_roots
-from ledger_crypto import ROOT_HISTORY, b58encode
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.failures import CheckFailure, Mismatch
+from csi_conformance.harness.core.values import clip
+from csi_conformance.harness.verify.known_trees import address_elements, created_addresses, state_leaves
+from csi_conformance.harness.verify.trees import candidate_roots
+from csi_conformance.ledger_crypto import ROOT_HISTORY, b58encode
 
 __all__ = ["ADDRESS", "BATCHED", "STATE", "Diagnosis", "Served", "reference_failure"]
 

@@ -24,19 +24,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.context import Answer, CheckContext
-from harness.core.failures import CheckFailure, Mismatch, Skip
-from harness.core.paths import result_value
-from harness.core.values import clip
-from harness.discover import LIST_LIMIT
-from harness.judging.pages import partly, walk_pages
-from harness.verify.known_trees import address_elements, created_addresses, live_account_per_tree, state_leaves
-from harness.verify.tree_diagnosis import ADDRESS, STATE, Diagnosis, Served, reference_failure
-from harness.verify.trees import FRESH_ADDRESS_SEQ, StateLeaves, address_tree_of, candidate_roots
-from harness.verify.validity import elements_of
-from harness.verify.values import bn_value
-from ledger_crypto import ROOT_HISTORY, b58encode
-from schema.jsonio import dumps
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.failures import CheckFailure, Mismatch, Skip
+from csi_conformance.harness.core.paths import result_value
+from csi_conformance.harness.core.values import clip
+from csi_conformance.harness.discover import LIST_LIMIT
+from csi_conformance.harness.judging.pages import partly, walk_pages
+from csi_conformance.harness.verify.known_trees import (
+    address_elements,
+    created_addresses,
+    live_account_per_tree,
+    state_leaves,
+)
+from csi_conformance.harness.verify.tree_diagnosis import ADDRESS, STATE, Diagnosis, Served, reference_failure
+from csi_conformance.harness.verify.trees import FRESH_ADDRESS_SEQ, StateLeaves, address_tree_of, candidate_roots
+from csi_conformance.harness.verify.validity import elements_of
+from csi_conformance.harness.verify.values import bn_value
+from csi_conformance.ledger_crypto import ROOT_HISTORY, b58encode
 
 __all__ = ["judge_tree_roots", "served_roots", "transactions_unread"]
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
 
-from ledger_crypto import ROOT_HISTORY, AddressExistsError, AddressTree, StateTree
+from csi_conformance.ledger_crypto import ROOT_HISTORY, AddressExistsError, AddressTree, StateTree
 
 __all__ = ["FRESH_ADDRESS_SEQ", "MAX_CANDIDATES", "MAX_LEAVES", "StateLeaves", "address_tree_of",
            "candidate_roots"]

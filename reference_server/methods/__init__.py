@@ -1,13 +1,13 @@
 """The 19 methods of §4.2 as pure functions over a ledger, and `call`, which dispatches to them.
 
-    from reference_server.methods import call
+    from csi_conformance.reference_server.methods import call
     call(ledger, "getCompressedAccount", {"hash": "..."}, ServerOptions())
 
 One module per group; importing this package registers every method.
 """
 
-from reference_server.methods import accounts, indexer, proofs, signatures, tokens, transactions
-from reference_server.methods.registry import (
+from csi_conformance.reference_server.methods import accounts, indexer, proofs, signatures, tokens, transactions
+from csi_conformance.reference_server.methods.registry import (
     PROOF_FORM_READINGS,
     REGISTRY,
     MethodFunction,

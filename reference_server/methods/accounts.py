@@ -5,14 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ledger_crypto import b58decode
-from reference_server.errors import INVALID_PARAMS, RpcError
-from reference_server.ledger import Ledger
-from reference_server.methods.registry import rpc_method
-from reference_server.methods.shapes import account_json, key_param, lookup_live
-from reference_server.options import ServerOptions
-from reference_server.pagination import ascending_page, decode_cursor, encode_cursor, next_cursor, page_limit
-from schema import Method
+from csi_conformance.ledger_crypto import b58decode
+from csi_conformance.reference_server.errors import INVALID_PARAMS, RpcError
+from csi_conformance.reference_server.ledger import Ledger
+from csi_conformance.reference_server.methods.registry import rpc_method
+from csi_conformance.reference_server.methods.shapes import account_json, key_param, lookup_live
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.pagination import (
+    ascending_page,
+    decode_cursor,
+    encode_cursor,
+    next_cursor,
+    page_limit,
+)
+from csi_conformance.schema import Method
 
 __all__ = [
     "get_compressed_account",

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_server.errors import SERVER_ERROR, RpcError
-from reference_server.ledger import Ledger
-from reference_server.methods.registry import rpc_method
-from reference_server.options import ServerOptions
-from schema import Method
+from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
+from csi_conformance.reference_server.ledger import Ledger
+from csi_conformance.reference_server.methods.registry import rpc_method
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.schema import Method
 
 __all__ = ["get_indexer_health", "get_indexer_slot"]
 

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from reference_server.errors import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
-from reference_server.ledger import Ledger
-from reference_server.options import ServerOptions
-from schema import Contract, Method, Validator
+from csi_conformance.reference_server.errors import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
+from csi_conformance.reference_server.ledger import Ledger
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.schema import Contract, Method, Validator
 
 __all__ = ["PROOF_FORM_READINGS", "REGISTRY", "MethodFunction", "call", "readings", "registered", "rpc_method"]
 

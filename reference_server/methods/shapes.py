@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from ledger_crypto import TokenDataFields, b58decode, b58encode
-from reference_server.errors import SERVER_ERROR, RpcError
-from reference_server.ledger import Account, Ledger
+from csi_conformance.ledger_crypto import TokenDataFields, b58decode, b58encode
+from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
+from csi_conformance.reference_server.ledger import Account, Ledger
 
 __all__ = [
     "account_json",

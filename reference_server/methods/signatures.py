@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ledger_crypto import b58encode
-from reference_server.ledger import Ledger
-from reference_server.methods.registry import rpc_method
-from reference_server.methods.shapes import key_param
-from reference_server.options import ServerOptions
-from reference_server.pagination import (
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.reference_server.ledger import Ledger
+from csi_conformance.reference_server.methods.registry import rpc_method
+from csi_conformance.reference_server.methods.shapes import key_param
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.pagination import (
     SignatureKey,
     decode_signature_cursor,
     descending_page,
@@ -23,7 +23,7 @@ from reference_server.pagination import (
     next_cursor,
     page_limit,
 )
-from schema import Method
+from csi_conformance.schema import Method
 
 __all__ = [
     "get_compression_signatures_for_address",

@@ -6,9 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from cases import CASES_DIR
-from harness.faces.cli import main
+from csi_conformance.cases import CASES_DIR
+from csi_conformance.harness.faces.cli import main
 
 
 @pytest.fixture

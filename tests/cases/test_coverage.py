@@ -7,13 +7,12 @@ case exercises it.
 from __future__ import annotations
 
 import pytest
-
-from cases.invariants import INVARIANTS
-from cases.loader import load_cases, write_case
-from cases.model import Case
-from cases.tools.case_builder import stale_scenarios
-from cases.tools.generate_requests import NOT_COVERED, NOT_EXPRESSIBLE, generate
-from schema import Contract
+from csi_conformance.cases.invariants import INVARIANTS
+from csi_conformance.cases.loader import load_cases, write_case
+from csi_conformance.cases.model import Case
+from csi_conformance.cases.tools.case_builder import stale_scenarios
+from csi_conformance.cases.tools.generate_requests import NOT_COVERED, NOT_EXPRESSIBLE, generate
+from csi_conformance.schema import Contract
 
 
 @pytest.fixture(scope="module")

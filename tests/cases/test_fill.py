@@ -7,12 +7,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from csi_conformance.cases import CASES_DIR
+from csi_conformance.cases.loader import load_cases, write_case
+from csi_conformance.cases.tools.fill import Reference, fill, fill_files
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.reference_server.wiring import bundled_reference
 
-from cases import CASES_DIR
-from cases.loader import load_cases, write_case
-from cases.tools.fill import Reference, fill, fill_files
-from reference_server.wiring import bundled_reference
-from schema.jsonio import dumps
 from tests.harness.csi_process import HANG_GUARD
 
 

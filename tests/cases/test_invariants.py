@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from cases.invariants import INVARIANTS, check_invariant
-from schema.errors import ConfigError
+from csi_conformance.cases.invariants import INVARIANTS, check_invariant
+from csi_conformance.groundwork.errors import ConfigError
 
 
 def _ok(result: Any) -> dict[str, Any]:

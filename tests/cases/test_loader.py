@@ -6,10 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
-
-from cases import CASES_DIR
-from cases.loader import load_cases, parse_case, write_case
-from schema.errors import ConfigError
+from csi_conformance.cases import CASES_DIR
+from csi_conformance.cases.loader import load_cases, parse_case, write_case
+from csi_conformance.groundwork.errors import ConfigError
 
 GOOD_HEADER = "// description: a slot\n// clauses: 4.2-M19\n// mode: exact\n"
 GOOD_REQUEST = '>> {"jsonrpc":"2.0","id":"x","method":"getIndexerSlot"}\n'

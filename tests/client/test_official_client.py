@@ -22,16 +22,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.ledger_proofs.circuits import circuit_for
+from csi_conformance.ledger_proofs.verify import verify_compressed
+from csi_conformance.reference_server.export import export_document
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import Scenario, open_scenario
+from csi_conformance.schema import Contract
 
-from ledger_crypto import b58decode, b58encode
-from ledger_proofs.circuits import circuit_for
-from ledger_proofs.verify import verify_compressed
-from reference_server.export import export_document
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from reference_server.scenario import Scenario, open_scenario
-from schema import Contract
-from schema.jsonio import dumps, loads
 from tests.ledger_proofs.support import installed_prover
 from tests.reference_server.support import HANG_GUARD, wait_until_listening
 

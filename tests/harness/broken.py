@@ -18,16 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ledger_ingest import LedgerSource
-from reference_server.app import create_app
-from reference_server.errors import INVALID_PARAMS, RpcError
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from reference_server.scenario import load_scenario
-from reference_server.serve import running_server
-from reference_server.wiring import reference_ledger
-from schema import Contract
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.ledger_ingest import LedgerSource
+from csi_conformance.reference_server.app import create_app
+from csi_conformance.reference_server.errors import INVALID_PARAMS, RpcError
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import load_scenario
+from csi_conformance.reference_server.serve import running_server
+from csi_conformance.reference_server.wiring import reference_ledger
+from csi_conformance.schema import Contract
 
 Dispatch = Callable[[str, Any], Any]
 HttpRewrite = Callable[[str, int, dict, bytes], tuple[int, dict, bytes]]

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import sys
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.registry import REGISTRY
-from harness.report.coverage import Proof, render_coverage_markdown
-from schema import Contract
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+from csi_conformance.harness.core.registry import REGISTRY
+from csi_conformance.harness.report.coverage import Proof, render_coverage_markdown
+from csi_conformance.schema import Contract
 
 from .broken import all_variants
 

@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.jsonio import dumps, loads
+
 from tests.harness.csi_process import HANG_GUARD
 
 __all__ = [

@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.registry import REGISTRY
+from csi_conformance.harness.faces.cli import main
+from csi_conformance.harness.report import write_json
+from csi_conformance.schema import Contract
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.registry import REGISTRY
-from harness.faces.cli import main
-from harness.report import write_json
-from schema import Contract, jsonio
 from tests.conftest import PROOF_CHECK
 from tests.harness.report import samples
 

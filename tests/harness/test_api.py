@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-import harness
-from harness import RunOptions, RunResult, Status, certify
-from schema import jsonio
+from csi_conformance import harness
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness import RunOptions, RunResult, Status, certify
 
 from .broken import serving
 

@@ -7,15 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
+from csi_conformance.harness.core.baseline import apply_baseline, load_baseline
+from csi_conformance.harness.core.errors import ConfigError
+from csi_conformance.harness.core.model import BaselineEntry, Basis, CheckResult, Finding, RunResult, Status
+from csi_conformance.harness.report import SCHEMA_PATH, to_json
+from csi_conformance.harness.report.console import ConsoleReporter
+from csi_conformance.harness.report.html import render_html
 from jsonschema import Draft202012Validator
 from rich.console import Console
-
-from harness.core.baseline import apply_baseline, load_baseline
-from harness.core.errors import ConfigError
-from harness.core.model import BaselineEntry, Basis, CheckResult, Finding, RunResult, Status
-from harness.report import SCHEMA_PATH, to_json
-from harness.report.console import ConsoleReporter
-from harness.report.html import render_html
 
 CHECKS = {"consistency.balance-by-owner", "differential.cases", "health.ok", "crypto.account-hash"}
 METHODS = {"getCompressedBalanceByOwner", "getCompressedAccount", "getIndexerHealth"}

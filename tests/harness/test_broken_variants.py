@@ -12,22 +12,22 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import Basis, Status
+from csi_conformance.harness.core.paths import HTTP_STATUS
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.core.registry import FAMILIES, REGISTRY
+from csi_conformance.harness.engine.options import RunOptions
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.engine.session import certify
+from csi_conformance.harness.report.junit import finding_text
+from csi_conformance.ledger_ingest import LedgerSource
+from csi_conformance.ledger_proofs.process import shared_prover
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.schema import Contract
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import Basis, Status
-from harness.core.paths import HTTP_STATUS
-from harness.core.profile import PROFILES
-from harness.core.registry import FAMILIES, REGISTRY
-from harness.engine.options import RunOptions
-from harness.engine.runner import RunConfig, run
-from harness.engine.session import certify
-from harness.report.junit import finding_text
-from harness.target import Target
-from ledger_ingest import LedgerSource
-from ledger_proofs.process import shared_prover
-from reference_server.options import ServerOptions
-from schema import Contract
 from tests.conftest import PROOF_CHECK
 from tests.ledger_proofs.support import installed_prover
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
-
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import Basis
-from harness.core.registry import FAMILIES, REGISTRY, CheckSpec, Registry
-from harness.report.coverage import clause_coverage
-from schema import Contract, ContractError
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.registry import FAMILIES, REGISTRY, CheckSpec, Registry
+from csi_conformance.harness.report.coverage import clause_coverage
+from csi_conformance.schema import Contract, ContractError
 
 
 def test_every_clause_is_checked_or_excluded(contract: Contract) -> None:
@@ -42,7 +41,7 @@ MODULES = {"schema": ("schemas",), "differential": ("differential", "mirror"),
 
 def test_checks_are_documented() -> None:
     for spec in REGISTRY.all():
-        modules = {f"harness.checks.{name}" for name in MODULES.get(spec.family, (spec.family,))}
+        modules = {f"csi_conformance.harness.checks.{name}" for name in MODULES.get(spec.family, (spec.family,))}
         assert spec.description and spec.function.__module__ in modules, spec.id
 
 
@@ -58,9 +57,8 @@ def test_committed_clause_map_is_current(contract: Contract) -> None:
 def _printed(width: int | None, terminal: bool) -> str:
     import io
 
+    from csi_conformance.harness.report.catalogue import print_catalogue
     from rich.console import Console
-
-    from harness.report.catalogue import print_catalogue
 
     console = Console(file=io.StringIO(), width=width or 80, force_terminal=terminal, color_system=None)
     print_catalogue(REGISTRY, as_json=False, console=console)

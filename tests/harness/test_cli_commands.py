@@ -3,7 +3,7 @@ the installed entry points register, or the help would list one that does not ex
 
 from __future__ import annotations
 
-from harness.faces.cli import COMMANDS, build_parser
+from csi_conformance.harness.faces.cli import COMMANDS, build_parser
 
 
 def _registered() -> set[str]:

@@ -121,14 +121,15 @@ def test_ctrl_c_with_requests_out_exits_130_with_the_reports(tmp_path: Path) -> 
 
 def test_csi_help_loads_no_command() -> None:
     """`csi --help`, `--version` and an unknown command import neither the catalogue, the reference nor a ledger."""
-    probe = ("import sys\nfrom harness.faces.cli import main\n"
+    probe = ("import sys\nfrom csi_conformance.harness.faces.cli import main\n"
              "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
              "print('\\n'.join(sys.modules), file=sys.stderr)\n")
     for argv in (["--help"], ["--version"], ["no-such-command"]):
         done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, check=False)
         modules = set(done.stderr.split("\n"))
-        assert "harness.faces.cli" in modules, done.stderr[-500:]
-        loaded = sorted(m for m in modules if m == "harness.checks" or m.split(".")[0] in
+        assert "csi_conformance.harness.faces.cli" in modules, done.stderr[-500:]
+        rooms = [m.removeprefix("csi_conformance.") for m in modules if m.startswith("csi_conformance.")]
+        loaded = sorted(m for m in rooms if m == "harness.checks" or m.split(".")[0] in
                         ("reference_server", "ledger_crypto", "ledger_ingest", "ledger_proofs", "ledger_chain"))
         assert loaded == [], (argv, loaded)
     help_text = subprocess.run([sys.executable, "-c", probe, "--help"], capture_output=True, text=True).stdout
@@ -136,8 +137,8 @@ def test_csi_help_loads_no_command() -> None:
 
 
 def test_concurrency_is_a_run_option(tmp_path: Path) -> None:
-    from harness.core.errors import UsageError
-    from harness.engine.options import RunOptions
+    from csi_conformance.harness.core.errors import UsageError
+    from csi_conformance.harness.engine.options import RunOptions
 
     assert RunOptions.from_inputs({}, env={}, cwd=tmp_path).concurrency == 8
     assert RunOptions.from_inputs({"concurrency": "2"}, env={}, cwd=tmp_path).concurrency == 2

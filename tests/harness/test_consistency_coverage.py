@@ -9,12 +9,12 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import RunResult, Status
-from harness.core.profile import PROFILES
-from harness.engine.runner import RunConfig, run
-from harness.target import Target
-from ledger_crypto import b58encode
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import RunResult, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.ledger_crypto import b58encode
 
 from .broken import Dispatch, Variant, serving
 

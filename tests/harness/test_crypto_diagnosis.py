@@ -7,11 +7,12 @@ import contextlib
 import copy
 from typing import Any
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import Status
-from harness.core.profile import PROFILES
-from harness.engine.runner import RunConfig, run
-from harness.target import Target
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.engine.runner import RunConfig, run
+
 from tests.conftest import PROOF_CHECK
 
 from .broken import VARIANTS, Variant, _each_account, _set, all_variants, serving

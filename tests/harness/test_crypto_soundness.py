@@ -13,21 +13,21 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import Basis, RunResult, Status
-from harness.core.profile import PROFILES
-from harness.core.registry import REGISTRY
-from harness.engine.runner import RunConfig, run
-from harness.report.junit import finding_text
-from harness.target import Target
-from reference_server.app import create_app
-from reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
-from reference_server.ledger import Ledger
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from reference_server.scenario import load_scenario
-from reference_server.serve import running_server
-from schema import Contract
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import Basis, RunResult, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.core.registry import REGISTRY
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.report.junit import finding_text
+from csi_conformance.reference_server.app import create_app
+from csi_conformance.reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
+from csi_conformance.reference_server.ledger import Ledger
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import load_scenario
+from csi_conformance.reference_server.serve import running_server
+from csi_conformance.schema import Contract
 
 from .broken import Dispatch, _ledger
 

@@ -1,4 +1,4 @@
-"""The network wire (`harness/target/curl.py`, libcurl) against real loopback servers.
+"""The network wire (`harness/connection/curl.py`, libcurl) against real loopback servers.
 
 The same answers go through the httpx wire with httpx's own network transport, and both wires
 must record the same exchange: libcurl replaced httpx for speed, not for other verdicts.
@@ -13,8 +13,8 @@ import ssl
 import httpx
 import pytest
 import trustme
+from csi_conformance.harness.connection import Target
 
-from harness.target import Target
 from tests.harness import hostile_servers as hs
 from tests.harness.csi_process import HANG_GUARD
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from harness.core.errors import ConfigError
-from harness.core.keys import KEY_KINDS, load_keys_file
-from harness.core.profile import PROFILES
-from harness.engine.runner import RunConfig, run
-from harness.target import Target
-from schema import Contract
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.errors import ConfigError
+from csi_conformance.harness.core.keys import KEY_KINDS, load_keys_file
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.schema import Contract
 
 from .broken import serving
 

@@ -15,8 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-from schema import jsonio
+from csi_conformance.groundwork import jsonio
 
 from .csi_process import HANG_GUARD, csi_run, start
 

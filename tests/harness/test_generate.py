@@ -5,13 +5,12 @@ are seeded, distinct, and as many as hypothesis's test engine would give."""
 from __future__ import annotations
 
 import pytest
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness import generate
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.generate import NoValidParams, drawn, invalid_params, valid_params
+from csi_conformance.schema import Contract
 from hypothesis import strategies as st
-
-from harness import generate
-from harness.core.model import Basis
-from harness.generate import NoValidParams, drawn, invalid_params, valid_params
-from schema import Contract
-from schema.jsonio import dumps
 
 CONTRACT = Contract.default()
 KEY = "1" * 32

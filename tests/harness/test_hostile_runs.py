@@ -23,9 +23,9 @@ from pathlib import Path
 from urllib.parse import quote, quote_plus
 
 import pytest
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.reference_server.options import ServerOptions
 
-from reference_server.options import ServerOptions
-from schema.jsonio import dumps
 from tests.harness import hostile_servers as hs
 from tests.harness.broken import serving
 from tests.harness.csi_process import HANG_GUARD, Finished, csi_run, start
@@ -104,7 +104,7 @@ def test_no_answer_at_all(upstream: str, tmp_path: Path) -> None:
 
 
 def test_answer_dripped_a_byte_a_second(upstream: str, tmp_path: Path) -> None:
-    """Protection: the total deadline of `CurlWire` (harness/target/curl.py), which bounds the
+    """Protection: the total deadline of `CurlWire` (harness/connection/curl.py), which bounds the
     whole exchange. With `--timeout 2` and a byte every second no single read ever waits 2 s, so
     a per-read timeout would let the 122-byte answer run for two minutes per request: the
     harness must hang up on each one with most of the drip unsent."""
@@ -152,7 +152,7 @@ def test_invalid_utf8(upstream: str, tmp_path: Path) -> None:
 
 
 def test_json_nested_100000_deep(upstream: str, tmp_path: Path) -> None:
-    """Protection: `schema.jsonio.MAX_DEPTH` (200), checked before parsing, so no reader recurses
+    """Protection: `groundwork.jsonio.MAX_DEPTH` (200), checked before parsing, so no reader recurses
     into a hostile document (and no RecursionError reaches a check)."""
     body = b'{"jsonrpc":"2.0","id":"csi-1","result":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     done, proxy = hostile_run(upstream, tmp_path, hs.answer(200, body))
@@ -160,7 +160,7 @@ def test_json_nested_100000_deep(upstream: str, tmp_path: Path) -> None:
 
 
 def test_integer_with_10000_digits(upstream: str, tmp_path: Path) -> None:
-    """Protection: the interpreter's integer digit limit (4300, CVE-2020-10735), which `schema.jsonio`
+    """Protection: the interpreter's integer digit limit (4300, CVE-2020-10735), which `groundwork.jsonio`
     turns into a JsonError: a 10,000-digit number is refused in linear time, never converted."""
     body = b'{"jsonrpc":"2.0","id":"csi-1","result":' + b"7" * 10_000 + b"}"
     done, proxy = hostile_run(upstream, tmp_path, hs.answer(200, body))

@@ -19,16 +19,16 @@ from pathlib import Path
 from urllib.parse import quote, quote_plus
 
 import pytest
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.connection.logs import HTTP_LOGGERS
+from csi_conformance.harness.core.model import Status
+from csi_conformance.harness.core.profile import profile_named
+from csi_conformance.harness.core.registry import Registry
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.report import write_reports
+from csi_conformance.harness.report.junit import finding_text
+from csi_conformance.reference_server.options import ServerOptions
 
-from harness.core.model import Status
-from harness.core.profile import profile_named
-from harness.core.registry import Registry
-from harness.engine.runner import RunConfig, run
-from harness.report import write_reports
-from harness.report.junit import finding_text
-from harness.target import Target
-from harness.target.logs import HTTP_LOGGERS
-from reference_server.options import ServerOptions
 from tests.harness import hostile_servers as hs
 from tests.harness.broken import serving
 from tests.harness.csi_process import HANG_GUARD, csi_run
@@ -75,7 +75,7 @@ def upstream() -> Iterator[str]:
 def test_full_certification_writes_the_key_nowhere(upstream: str, tmp_path: Path) -> None:
     """Protection: the `Redactor` applied everywhere the key can surface: URLs, response headers
     and bodies, error messages and curl lines in `Target`, check messages in the runner, and the
-    log filter of `harness/target/logs.py` on the HTTP stack's own records. The key is given
+    log filter of `harness/connection/logs.py` on the HTTP stack's own records. The key is given
     through $CSI_API_KEY, as CI does."""
     with proxied(upstream, "getIndexerHealth", echo_key_everywhere) as proxy:
         done = csi_run("--target", proxy.url, "--timeout", str(HANG_GUARD), cwd=tmp_path, log=tmp_path / "debug.log",
@@ -93,7 +93,7 @@ def test_full_certification_writes_the_key_nowhere(upstream: str, tmp_path: Path
 
 
 def test_http_stack_log_records_are_redacted(tmp_path: Path) -> None:
-    """Protection: the log filter of `harness/target/logs.py`: the wire logs each request's URL at INFO
+    """Protection: the log filter of `harness/connection/logs.py`: the wire logs each request's URL at INFO
     and each response's headers at DEBUG; with logging at DEBUG neither may carry the key."""
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)

@@ -14,23 +14,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
-
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.context import CheckContext
-from harness.core.keys import Keys
-from harness.core.model import RunResult, Status
-from harness.core.profile import PROFILES
-from harness.discover import discover
-from harness.engine.runner import RunConfig, run
-from harness.mirror import build_mirror
-from harness.report.junit import finding_text
-from harness.target import Target
-from ledger_crypto import b58encode
-from reference_server.generate import generate_scenario
-from reference_server.scenario import load_scenario, scenario_from_document, validate_document
-from reference_server.wiring import bundled_reference
-from schema import Contract
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import CheckContext
+from csi_conformance.harness.core.keys import Keys
+from csi_conformance.harness.core.model import RunResult, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.discover import discover
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.mirror import build_mirror
+from csi_conformance.harness.report.junit import finding_text
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.reference_server.generate import generate_scenario
+from csi_conformance.reference_server.scenario import load_scenario, scenario_from_document, validate_document
+from csi_conformance.reference_server.wiring import bundled_reference
+from csi_conformance.schema import Contract
 
 from .broken import VARIANTS, Variant, serving
 from .variants_differential import _closed_listed_live

@@ -6,15 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from harness.core.errors import ConfigError, UsageError
-from harness.core.model import Status
-from harness.engine.options import OPTIONS, RunOptions, config_schema, find_config
-from harness.engine.shard import Shard
-from harness.faces.cli import build_parser
-from harness.faces.pytest_plugin import options_from_config
-from harness.faces.run import options_from_args
-from ledger_ingest import LedgerSource
+from csi_conformance.harness.core.errors import ConfigError, UsageError
+from csi_conformance.harness.core.model import Status
+from csi_conformance.harness.engine.options import OPTIONS, RunOptions, config_schema, find_config
+from csi_conformance.harness.engine.shard import Shard
+from csi_conformance.harness.faces.cli import build_parser
+from csi_conformance.harness.faces.pytest_plugin import options_from_config
+from csi_conformance.harness.faces.run import options_from_args
+from csi_conformance.ledger_ingest import LedgerSource
 
 pytest_plugins = ["pytester"]
 

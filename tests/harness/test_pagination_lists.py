@@ -10,18 +10,18 @@ import contextlib
 import functools
 from typing import Any
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.checks.pagination import PAGE_SIZES, WALK_PAGES
-from harness.core.model import Basis, RunResult, Status
-from harness.core.profile import PROFILES
-from harness.engine.runner import RunConfig, run
-from harness.target import Target
-from reference_server.app import create_app
-from reference_server.generate import generate_ledger
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from reference_server.serve import running_server
-from schema import Contract
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+from csi_conformance.harness.checks.pagination import PAGE_SIZES, WALK_PAGES
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import Basis, RunResult, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.reference_server.app import create_app
+from csi_conformance.reference_server.generate import generate_ledger
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.serve import running_server
+from csi_conformance.schema import Contract
 
 from .broken import Dispatch, Variant, serving
 

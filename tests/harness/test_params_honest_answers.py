@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import Basis, RunResult, Status
-from harness.core.profile import PROFILES
-from harness.engine.runner import RunConfig, run
-from harness.report.junit import finding_text
-from harness.target import Target
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import Basis, RunResult, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.report.junit import finding_text
 
 from .broken import Dispatch, Variant, _string_lamports, serving
 from .variants_schema import token_state_integer

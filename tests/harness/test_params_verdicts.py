@@ -9,18 +9,17 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
-
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import Basis, RunResult, Status
-from harness.core.profile import PROFILES
-from harness.engine.runner import RunConfig, run
-from harness.report.junit import finding_text
-from harness.target import Target
-from reference_server.options import ServerOptions
-from reference_server.serve import running_server
-from reference_server.wiring import app_for, bundled_reference
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import Basis, RunResult, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.report.junit import finding_text
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.serve import running_server
+from csi_conformance.reference_server.wiring import app_for, bundled_reference
 
 from .broken import Dispatch, Variant, _ledger, _unknown_member_ignored, serving
 

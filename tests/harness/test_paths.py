@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from harness.core.paths import BODY, from_pointer, member, result_value
+from csi_conformance.harness.core.paths import BODY, from_pointer, member, result_value
 
 
 @pytest.mark.parametrize(("parts", "path"), [

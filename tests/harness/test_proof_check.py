@@ -16,21 +16,21 @@ import sys
 import time
 from pathlib import Path
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import httpx
 import pytest
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import CheckResult, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.report.junit import finding_text
+from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.ledger_proofs.circuits import CIRCUITS
+from csi_conformance.ledger_proofs.process import ProverProcess, shared_prover
+from csi_conformance.ledger_proofs.verify import verify_compressed
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import load_scenario
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import CheckResult, Status
-from harness.core.profile import PROFILES
-from harness.engine.runner import RunConfig, run
-from harness.report.junit import finding_text
-from harness.target import Target
-from ledger_crypto import b58decode, b58encode
-from ledger_proofs.circuits import CIRCUITS
-from ledger_proofs.process import ProverProcess, shared_prover
-from ledger_proofs.verify import verify_compressed
-from reference_server.options import ServerOptions
-from reference_server.scenario import load_scenario
 from tests.ledger_proofs.support import installed_prover
 
 from .broken import Variant, serving

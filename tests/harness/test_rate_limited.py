@@ -7,7 +7,7 @@ import itertools
 import threading
 from pathlib import Path
 
-from schema import jsonio
+from csi_conformance.groundwork import jsonio
 
 from .broken import Variant, serving
 from .csi_process import csi_run

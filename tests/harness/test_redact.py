@@ -6,8 +6,7 @@ import json
 from urllib.parse import quote, quote_plus
 
 import pytest
-
-from harness.redact import REDACTED, Redactor
+from csi_conformance.harness.redact import REDACTED, Redactor
 
 SECRET = "k3y/with+reserved &=?#%~é"
 
@@ -44,7 +43,7 @@ def test_url_blanks_any_api_key_value():
 
 def test_url_blanks_what_the_kit_blanks_everywhere_else():
     """One list of key-like parameters for the harness, the ingest's fetch and the reference server
-    (schema.redaction): a target's `token` or `key`, and a user part, are not the harness's to show."""
+    (groundwork.redaction): a target's `token` or `key`, and a user part, are not the harness's to show."""
     redactor = Redactor([])
     assert redactor.url("https://h/?token=t0&key=k0&x=1") == f"https://h/?token={REDACTED}&key={REDACTED}&x=1"
     assert redactor.url("https://me:pw@h/?x=1") == f"https://{REDACTED}@h/?x=1"

@@ -7,14 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
+from csi_conformance.harness.core.errors import ConfigError, UsageError
+from csi_conformance.harness.core.registry import REGISTRY
+from csi_conformance.harness.engine.shard import Shard, parse_shard
+from csi_conformance.harness.report.merge import load_report, merge_results
+from csi_conformance.schema import Contract
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.errors import ConfigError, UsageError
-from harness.core.registry import REGISTRY
-from harness.engine.shard import Shard, parse_shard
-from harness.report.merge import load_report, merge_results
-from schema import Contract
 from tests.conftest import PROOF_CHECK
 
 from .broken import VARIANTS, serving

@@ -23,10 +23,10 @@ from urllib.parse import quote, quote_plus
 
 import httpx
 import pytest
+from csi_conformance.harness.connection import NOT_JSON, OMIT, Exchange, Target, client
+from csi_conformance.harness.connection.pacing import Pacer, backoff_delay
+from csi_conformance.harness.core.errors import Timeout, Unreachable, UsageError
 
-from harness.core.errors import Timeout, Unreachable, UsageError
-from harness.target import NOT_JSON, OMIT, Exchange, Target, client
-from harness.target.pacing import Pacer, backoff_delay
 from tests.harness import hostile_servers as hs
 from tests.harness.csi_process import HANG_GUARD
 
@@ -152,7 +152,7 @@ HANDLERS = {
 
 @pytest.mark.parametrize(("make", "phase"), HANDLERS.values(), ids=HANDLERS.keys())
 def test_total_deadline(target_for, make, phase):
-    """Protection: the total deadline of `CurlWire` (harness/target/curl.py, CURLOPT_TIMEOUT_MS). A
+    """Protection: the total deadline of `CurlWire` (harness/connection/curl.py, CURLOPT_TIMEOUT_MS). A
     per-read timeout alone lets a drip run for as long as the answer lasts (two minutes here, a
     byte every quarter second): the client must hang up, with most of the drip still unsent."""
     handler = make()

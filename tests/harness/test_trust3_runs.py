@@ -13,16 +13,15 @@ import contextlib
 import itertools
 from typing import Any
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+import csi_conformance.harness.judging.param_walks as paged
 import pytest
-
-import harness.checks  # noqa: F401  (registers the catalogue)
-import harness.judging.param_walks as paged
-from harness.core.model import CheckResult, RunResult, Status
-from harness.core.profile import PROFILES
-from harness.discover import LIST_LIMIT
-from harness.engine.runner import RunConfig, run
-from harness.target import Target
-from ledger_crypto import HIGHEST_ADDRESS_PLUS_ONE, AddressTree
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import CheckResult, RunResult, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.discover import LIST_LIMIT
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.ledger_crypto import HIGHEST_ADDRESS_PLUS_ONE, AddressTree
 
 from .broken import Dispatch, Variant, _ledger, serving
 from .variants_crypto import _proofs_from

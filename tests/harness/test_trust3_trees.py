@@ -10,11 +10,16 @@ import hashlib
 import random
 
 import pytest
-
-from harness.core.keys import Keys
-from harness.verify.known_trees import state_leaves
-from harness.verify.trees import MAX_CANDIDATES, MAX_LEAVES, StateLeaves, address_tree_of, candidate_roots
-from ledger_crypto import ROOT_HISTORY, AddressTree, StateTree, b58encode
+from csi_conformance.harness.core.keys import Keys
+from csi_conformance.harness.verify.known_trees import state_leaves
+from csi_conformance.harness.verify.trees import (
+    MAX_CANDIDATES,
+    MAX_LEAVES,
+    StateLeaves,
+    address_tree_of,
+    candidate_roots,
+)
+from csi_conformance.ledger_crypto import ROOT_HISTORY, AddressTree, StateTree, b58encode
 
 
 def _leaf(i: int) -> bytes:

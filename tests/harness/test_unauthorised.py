@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import Status
-from harness.core.profile import PROFILES
-from harness.engine.runner import RunConfig, run
-from harness.target import Target
-from reference_server.options import ServerOptions
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.reference_server.options import ServerOptions
 
 from .broken import serving
 

@@ -12,14 +12,14 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from ledger_crypto import account_hash_inputs, b58decode, b58encode, poseidon
-from ledger_ingest import read_paths
-from reference_server.batched import BatchedStateTree
-from reference_server.ingest import ledger_from_blocks
-from reference_server.ledger import Ledger
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from schema import Contract
+from csi_conformance.ledger_crypto import account_hash_inputs, b58decode, b58encode, poseidon
+from csi_conformance.ledger_ingest import read_paths
+from csi_conformance.reference_server.batched import BatchedStateTree
+from csi_conformance.reference_server.ingest import ledger_from_blocks
+from csi_conformance.reference_server.ledger import Ledger
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.schema import Contract
 
 from .broken import Dispatch, Variant, _each_account, _ledger, ledger_folder
 

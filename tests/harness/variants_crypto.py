@@ -12,7 +12,8 @@ import base64
 import hashlib
 from typing import Any
 
-from ledger_crypto import (
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.ledger_crypto import (
     AddressTree,
     b58decode,
     b58encode,
@@ -21,9 +22,8 @@ from ledger_crypto import (
     encode_token_data,
     fold_path,
 )
-from ledger_crypto.hashing import TokenDataFields
-from reference_server.errors import RpcError
-from schema.jsonio import dumps
+from csi_conformance.ledger_crypto.hashing import TokenDataFields
+from csi_conformance.reference_server.errors import RpcError
 
 from .broken import Dispatch, Variant, _each_account, _each_node, _ledger, _on, _set
 

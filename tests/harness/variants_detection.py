@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_server.errors import SERVER_ERROR, RpcError
+from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
 
 from .broken import Dispatch, Variant
 

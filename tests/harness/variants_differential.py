@@ -9,9 +9,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ledger_crypto import b58encode
-from reference_server.methods.shapes import account_json
-from reference_server.scenario import load_scenario
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.reference_server.methods.shapes import account_json
+from csi_conformance.reference_server.scenario import load_scenario
 
 from .broken import Dispatch, Variant, _on, _plus_one, _slice_from_zero, _token_balance_plus_one
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_server.errors import RpcError
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.reference_server.errors import RpcError
 
 from .broken import Dispatch, Variant, _json_body
 

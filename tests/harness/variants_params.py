@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
-from schema import Contract
-from schema.validation import decoded_length
+from csi_conformance.reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
+from csi_conformance.schema import Contract
+from csi_conformance.schema.validation import decoded_length
 
 from .broken import Dispatch, Variant
 

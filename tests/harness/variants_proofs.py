@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger_crypto import b58decode, b58encode
-from ledger_crypto.groth16 import deterministic_proof
+from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.ledger_crypto.groth16 import deterministic_proof
 
 from .broken import Variant, _on
 

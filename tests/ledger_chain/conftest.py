@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from csi_conformance.ledger_chain import Chain, Generated, generate, load_chain
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_chain.today import TodayPrograms, install_today
+from csi_conformance.ledger_proofs.install import Installation
 
-from ledger_chain import Chain, Generated, generate, load_chain
-from ledger_chain.proofs import ChainProver
-from ledger_chain.today import TodayPrograms, install_today
-from ledger_proofs.install import Installation
 from tests.ledger_proofs.support import installed_prover
 
 SEED = 8

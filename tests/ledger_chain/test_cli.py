@@ -12,17 +12,17 @@ from pathlib import Path
 
 import httpx
 import pytest
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.ledger_chain import ChainError, generate
+from csi_conformance.ledger_chain import generation as generate_module
+from csi_conformance.ledger_chain.kinds import Users
+from csi_conformance.ledger_chain.model import Model
+from csi_conformance.ledger_chain.operations import SolInvoke
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_chain.replay import read_chain
+from csi_conformance.ledger_chain.system import Output
+from csi_conformance.ledger_proofs.install import Installation
 
-from ledger_chain import ChainError, generate
-from ledger_chain import generation as generate_module
-from ledger_chain.kinds import Users
-from ledger_chain.model import Model
-from ledger_chain.operations import SolInvoke
-from ledger_chain.proofs import ChainProver
-from ledger_chain.replay import read_chain
-from ledger_chain.system import Output
-from ledger_proofs.install import Installation
-from schema.jsonio import loads
 from tests.ledger_chain.conftest import SEED
 
 pytestmark = pytest.mark.chain

@@ -7,12 +7,12 @@ import filecmp
 from pathlib import Path
 
 import pytest
+from csi_conformance.ledger_chain import Generated, generate
+from csi_conformance.ledger_chain.draw import drawn
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_proofs.install import Installation
 from hypothesis import strategies as st
 
-from ledger_chain import Generated, generate
-from ledger_chain.draw import drawn
-from ledger_chain.proofs import ChainProver
-from ledger_proofs.install import Installation
 from tests.ledger_chain.conftest import OPS, SEED
 
 pytestmark = pytest.mark.chain

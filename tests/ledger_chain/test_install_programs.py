@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from ledger_chain.programs import PROGRAM_FILES
-from ledger_proofs import install as installer
-from ledger_proofs import npm_package
-from ledger_proofs.install import Installation, find_installation, manifest
+from csi_conformance.ledger_chain.programs import PROGRAM_FILES
+from csi_conformance.ledger_proofs import install as installer
+from csi_conformance.ledger_proofs import npm_package
+from csi_conformance.ledger_proofs.install import Installation, find_installation, manifest
 
 CSI = Path(sys.executable).with_name("csi")
 

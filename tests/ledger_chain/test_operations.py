@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from ledger_chain import Chain, Generated
-from ledger_chain.kinds import KINDS
-from ledger_chain.replay import read_chain
-from ledger_crypto import account_hash, token_data_hash
-from ledger_ingest import read_paths
+from csi_conformance.ledger_chain import Chain, Generated
+from csi_conformance.ledger_chain.kinds import KINDS
+from csi_conformance.ledger_chain.replay import read_chain
+from csi_conformance.ledger_crypto import account_hash, token_data_hash
+from csi_conformance.ledger_ingest import read_paths
 
 pytestmark = pytest.mark.chain
 

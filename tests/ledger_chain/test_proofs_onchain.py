@@ -10,17 +10,16 @@ from typing import Any
 
 import httpx
 import pytest
-
-from ledger_chain import Chain, groups, judge_proof, new_address, root_history
-from ledger_crypto import b58encode
-from ledger_ingest import LedgerSource
-from ledger_proofs.circuits import CIRCUITS
-from ledger_proofs.install import Installation
-from ledger_proofs.process import shared_prover
-from reference_server.ingest import ingest_source
-from reference_server.options import ServerOptions
-from reference_server.serve import running_server
-from reference_server.wiring import app_for
+from csi_conformance.ledger_chain import Chain, groups, judge_proof, new_address, root_history
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.ledger_ingest import LedgerSource
+from csi_conformance.ledger_proofs.circuits import CIRCUITS
+from csi_conformance.ledger_proofs.install import Installation
+from csi_conformance.ledger_proofs.process import shared_prover
+from csi_conformance.reference_server.ingest import ingest_source
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.serve import running_server
+from csi_conformance.reference_server.wiring import app_for
 
 pytestmark = pytest.mark.chain
 

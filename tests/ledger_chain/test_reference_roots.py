@@ -8,18 +8,17 @@ import base64
 from pathlib import Path
 
 import pytest
+from csi_conformance.ledger_chain import Chain
+from csi_conformance.ledger_chain.accounts import read_tree
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_chain.replay import read_chain
+from csi_conformance.ledger_ingest import LedgerSource, decode_transaction, transaction_changes
+from csi_conformance.ledger_proofs.install import Installation
+from csi_conformance.reference_server.ledger_native import NativeLedger
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
-
-from ledger_chain import Chain
-from ledger_chain.accounts import read_tree
-from ledger_chain.proofs import ChainProver
-from ledger_chain.replay import read_chain
-from ledger_ingest import LedgerSource, decode_transaction, transaction_changes
-from ledger_proofs.install import Installation
-from reference_server.ledger_native import NativeLedger
-from reference_server.methods import call
-from reference_server.options import ServerOptions
 
 pytestmark = pytest.mark.chain
 
@@ -55,8 +54,8 @@ def test_roots_after_every_transaction(chain_dir: Path, installation: Installati
 
 def test_the_served_proof_context_is_the_on_chain_one(chain_dir: Path, loaded: Chain) -> None:
     """getValidityProof's roots and root indices name roots the on-chain accounts hold."""
-    from ledger_crypto import b58decode, b58encode
-    from reference_server.ingest import ingest_source
+    from csi_conformance.ledger_crypto import b58decode, b58encode
+    from csi_conformance.reference_server.ingest import ingest_source
 
     ledger = ingest_source(LedgerSource.chain(chain_dir)).ledger
     hashes = [b58encode(h) for h in list(loaded.model.live)[:4]]
@@ -68,9 +67,9 @@ def test_the_served_proof_context_is_the_on_chain_one(chain_dir: Path, loaded: C
 def test_an_address_waiting_in_the_queue_is_taken(chain_dir: Path) -> None:
     """An account created with an address holds it at once; the forester inserts it into the address tree
     later. Until then the tree alone would prove it free: the reference refuses it as taken (4.2-M16)."""
-    from ledger_crypto import b58encode
-    from reference_server.errors import RpcError
-    from reference_server.ingest import ingest_source
+    from csi_conformance.ledger_crypto import b58encode
+    from csi_conformance.reference_server.errors import RpcError
+    from csi_conformance.reference_server.ingest import ingest_source
 
     ledger = ingest_source(LedgerSource.chain(chain_dir)).ledger
     held = {account.address for account in ledger.accounts.values() if account.address is not None}

@@ -7,12 +7,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from ledger_chain import Chain, ChainError, Replayer, load_chain
-from ledger_chain.replay import read_chain
-from ledger_proofs.install import Installation
-from schema.errors import ConfigError
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.ledger_chain import Chain, ChainError, Replayer, load_chain
+from csi_conformance.ledger_chain.replay import read_chain
+from csi_conformance.ledger_proofs.install import Installation
 
 pytestmark = pytest.mark.chain
 

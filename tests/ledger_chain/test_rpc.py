@@ -10,16 +10,15 @@ from typing import Any
 
 import httpx
 import pytest
+from csi_conformance.ledger_chain import Chain, ChainRpc
+from csi_conformance.ledger_chain.node import running_node
+from csi_conformance.ledger_chain.replay import read_chain
+from csi_conformance.ledger_crypto import b58decode
+from csi_conformance.ledger_ingest import LedgerSource
+from csi_conformance.ledger_proofs.install import Installation
+from csi_conformance.reference_server.ingest import ingest_source
 from solders.keypair import Keypair
 from solders.pubkey import Pubkey
-
-from ledger_chain import Chain, ChainRpc
-from ledger_chain.node import running_node
-from ledger_chain.replay import read_chain
-from ledger_crypto import b58decode
-from ledger_ingest import LedgerSource
-from ledger_proofs.install import Installation
-from reference_server.ingest import ingest_source
 
 pytestmark = pytest.mark.chain
 TREE = "smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT"

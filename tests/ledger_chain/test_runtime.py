@@ -4,17 +4,23 @@ and what a refused or oversized transaction becomes."""
 from __future__ import annotations
 
 import pytest
+from csi_conformance.ledger_chain import programs as P
+from csi_conformance.ledger_chain.accounts import read_tree
+from csi_conformance.ledger_chain.runtime import (
+    FORESTER_FIELD,
+    PACKET_SIZE,
+    POSEIDON_PADDING_GATE,
+    ChainError,
+    Runtime,
+    read_dumps,
+)
+from csi_conformance.ledger_chain.system import Output, invoke
+from csi_conformance.ledger_crypto import ZERO_HASHES, AddressTree
+from csi_conformance.ledger_proofs.install import Installation
 from solders.compute_budget import set_compute_unit_limit
 from solders.keypair import Keypair
 from solders.message import Message
 from solders.transaction import Transaction
-
-from ledger_chain import programs as P
-from ledger_chain.accounts import read_tree
-from ledger_chain.runtime import FORESTER_FIELD, PACKET_SIZE, POSEIDON_PADDING_GATE, ChainError, Runtime, read_dumps
-from ledger_chain.system import Output, invoke
-from ledger_crypto import ZERO_HASHES, AddressTree
-from ledger_proofs.install import Installation
 
 pytestmark = pytest.mark.chain
 

@@ -21,19 +21,18 @@ from typing import Any, ClassVar
 import pytest
 import yaml
 from Crypto.Hash import keccak
+from csi_conformance.ledger_chain import Chain
+from csi_conformance.ledger_chain.operations import Built, Context, Operation, SolInvoke
+from csi_conformance.ledger_chain.programs import SPL_TOKEN, STATE_TREE
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_chain.system import Output
+from csi_conformance.ledger_chain.token import MINT_SIZE, TokenInput, create_token_pool, freeze, mint_to
+from csi_conformance.ledger_crypto import account_hash, encode_token_data
+from csi_conformance.ledger_proofs.install import Installation
+from csi_conformance.reference_server.ledger import Account as ScenarioAccount
+from csi_conformance.reference_server.scenario import open_scenario, scenario_path
 from solders.account import Account
 from solders.pubkey import Pubkey
-
-from ledger_chain import Chain
-from ledger_chain.operations import Built, Context, Operation, SolInvoke
-from ledger_chain.programs import SPL_TOKEN, STATE_TREE
-from ledger_chain.proofs import ChainProver
-from ledger_chain.system import Output
-from ledger_chain.token import MINT_SIZE, TokenInput, create_token_pool, freeze, mint_to
-from ledger_crypto import account_hash, encode_token_data
-from ledger_proofs.install import Installation
-from reference_server.ledger import Account as ScenarioAccount
-from reference_server.scenario import open_scenario, scenario_path
 
 pytestmark = pytest.mark.chain
 

@@ -9,19 +9,19 @@ from pathlib import Path
 
 import pytest
 import yaml
+from csi_conformance.ledger_chain import Chain, Generated, generate
+from csi_conformance.ledger_chain.accounts import read_tree
+from csi_conformance.ledger_chain.batched_model import read_batched_tree, read_output_queue
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_chain.replay import load_chain, read_chain
+from csi_conformance.ledger_chain.today import BATCHED_TREES, TodayPrograms
+from csi_conformance.ledger_chain.today_kinds import TODAY_KINDS
+from csi_conformance.ledger_ingest import decode_transaction, transaction_changes
+from csi_conformance.reference_server.batched import BatchedStateTree
+from csi_conformance.reference_server.ledger_native import NativeLedger
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
-from ledger_chain import Chain, Generated, generate
-from ledger_chain.accounts import read_tree
-from ledger_chain.batched_model import read_batched_tree, read_output_queue
-from ledger_chain.proofs import ChainProver
-from ledger_chain.replay import load_chain, read_chain
-from ledger_chain.today import BATCHED_TREES, TodayPrograms
-from ledger_chain.today_kinds import TODAY_KINDS
-from ledger_ingest import decode_transaction, transaction_changes
-from reference_server.batched import BatchedStateTree
-from reference_server.ledger_native import NativeLedger
 from tests.ledger_chain.conftest import TODAY_OPS, TODAY_SEED
 
 pytestmark = pytest.mark.chain

@@ -4,8 +4,7 @@ import dataclasses
 import random
 
 import pytest
-
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     HEIGHT,
     HIGHEST_ADDRESS_PLUS_ONE,
     AddressExistsError,

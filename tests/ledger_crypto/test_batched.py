@@ -7,9 +7,7 @@ tx hashes the programs computed; and a compression run on Light's programs.
 """
 
 import pytest
-from solders.keypair import Keypair
-
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     FIELD_MODULUS,
     account_hash,
     account_hash_inputs,
@@ -21,6 +19,7 @@ from ledger_crypto import (
     poseidon,
     transaction_hash,
 )
+from solders.keypair import Keypair
 
 BATCHED_TREE = "HLKs5NJ8FXkJg8BrzJt56adFYYuwg5etzDtBbQYTsixu"
 

@@ -6,8 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     BATCHED_ADDRESS_HEIGHT,
     HIGHEST_ADDRESS_PLUS_ONE,
     AddressExistsError,

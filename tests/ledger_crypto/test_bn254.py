@@ -4,10 +4,8 @@ import hashlib
 import random
 
 import pytest
-from py_ecc import optimized_bn128 as ecc
-
-from ledger_crypto import bn254
-from ledger_crypto.bn254 import (
+from csi_conformance.ledger_crypto import bn254
+from csi_conformance.ledger_crypto.bn254 import (
     BASE_MODULUS,
     CURVE_ORDER,
     G1_GENERATOR,
@@ -16,7 +14,8 @@ from ledger_crypto.bn254 import (
     decompress_g1,
     decompress_g2,
 )
-from ledger_crypto.groth16 import deterministic_proof, is_valid_compressed_proof, proof_from_gnark
+from csi_conformance.ledger_crypto.groth16 import deterministic_proof, is_valid_compressed_proof, proof_from_gnark
+from py_ecc import optimized_bn128 as ecc
 
 P = BASE_MODULUS
 

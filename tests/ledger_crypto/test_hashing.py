@@ -6,9 +6,8 @@ import random
 import base58
 import pytest
 from Crypto.Hash import keccak
-
-import ledger_crypto
-from ledger_crypto import (
+from csi_conformance import ledger_crypto
+from csi_conformance.ledger_crypto import (
     FIELD_MODULUS,
     TOKEN_PROGRAM_ID,
     TokenDataFields,
@@ -24,7 +23,7 @@ from ledger_crypto import (
     token_data_hash,
     token_data_hash_inputs,
 )
-from ledger_crypto.hashing import _account_hash, _token_data_hash
+from csi_conformance.ledger_crypto.hashing import _account_hash, _token_data_hash
 
 
 def word(n: int) -> bytes:

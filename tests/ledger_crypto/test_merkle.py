@@ -3,8 +3,7 @@
 import random
 
 import pytest
-
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     FIELD_MODULUS,
     HEIGHT,
     ROOT_HISTORY,

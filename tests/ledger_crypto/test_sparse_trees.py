@@ -3,8 +3,7 @@
 import random
 
 import pytest
-
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     BATCHED_ADDRESS_HEIGHT,
     BATCHED_STATE_HEIGHT,
     FIELD_MODULUS,

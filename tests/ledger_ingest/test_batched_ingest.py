@@ -16,23 +16,23 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-
-from ledger_crypto import account_hash, b58encode, poseidon
-from ledger_ingest import (
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.ledger_crypto import account_hash, b58encode, poseidon
+from csi_conformance.ledger_ingest import (
     DecodedTransaction,
     LedgerTransaction,
     decode_transaction,
     read_paths,
     transaction_changes,
 )
-from ledger_ingest.events import parse_merkle_tree_event
-from ledger_ingest.queues import parse_insert_into_queues
-from ledger_ingest.recognize import (
+from csi_conformance.ledger_ingest.events import parse_merkle_tree_event
+from csi_conformance.ledger_ingest.queues import parse_insert_into_queues
+from csi_conformance.ledger_ingest.recognize import (
     QueueInsertion,
     recognize,
 )
-from ledger_ingest.system import parse_system_instruction
-from schema.jsonio import loads
+from csi_conformance.ledger_ingest.system import parse_system_instruction
+
 from tests.ledger_ingest.test_photon_replay import FIXTURES as V1_FIXTURES
 
 _COPY = Path(__file__).with_name("fixtures") / "photon-head"

@@ -7,12 +7,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.ledger_ingest import IngestError
+from csi_conformance.ledger_ingest.queues import INSERT_INTO_QUEUES
+from csi_conformance.ledger_ingest.recognize import (
+    ACCOUNT_COMPRESSION_PROGRAM_ID,
+    LIGHT_SYSTEM_PROGRAM_ID,
+    NOOP_PROGRAM_ID,
+)
+from csi_conformance.ledger_ingest.system import _INVOKE_CPI
 
-from ledger_crypto import b58decode, b58encode
-from ledger_ingest import IngestError
-from ledger_ingest.queues import INSERT_INTO_QUEUES
-from ledger_ingest.recognize import ACCOUNT_COMPRESSION_PROGRAM_ID, LIGHT_SYSTEM_PROGRAM_ID, NOOP_PROGRAM_ID
-from ledger_ingest.system import _INVOKE_CPI
 from tests.ledger_ingest.test_batched_ingest import changes, inner_instructions, raw
 
 TRANSFER = ("batched_tree_transactions",

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from csi_conformance.ledger_ingest import read_paths
 
-from ledger_ingest import read_paths
 from tests.conftest import PROOF_CHECK
 from tests.harness.csi_process import csi_run
 from tests.ledger_ingest.test_photon_replay import FIXTURES, MINT, TRANSACTIONS, TRANSFER_1, TRANSFER_2, TRANSFER_3

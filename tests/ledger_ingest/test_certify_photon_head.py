@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.ledger_ingest import read_paths
 
-from ledger_crypto import b58encode
-from ledger_ingest import read_paths
 from tests.conftest import PROOF_CHECK
 from tests.harness.csi_process import csi_run
 from tests.ledger_ingest.test_batched_ingest import FIXTURES, FOLDERS

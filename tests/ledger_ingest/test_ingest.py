@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from ledger_crypto import ZERO_HASHES, b58decode, b58encode, element_leaf, fold_path
-from ledger_ingest import (
+from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.ledger_crypto import ZERO_HASHES, b58decode, b58encode, element_leaf, fold_path
+from csi_conformance.ledger_ingest import (
     Block,
     DecodedTransaction,
     IngestError,
@@ -23,17 +24,16 @@ from ledger_ingest import (
     read_paths,
     transaction_changes,
 )
-from ledger_ingest.events import _INDEXED_TREE_EVENT, _NULLIFIER_EVENT, EventError, parse_token_data
-from ledger_ingest.recognize import ACCOUNT_COMPRESSION_PROGRAM_ID, NOOP_PROGRAM_ID, VOTE_PROGRAM_ID
-from reference_server.export import EXPORT_SCHEMA_PATH
-from reference_server.ingest import ingest_source, ledger_from_blocks
-from reference_server.ledger import DEFAULT_ADDRESS_TREE, DEFAULT_STATE_TREE
-from reference_server.ledger_native import NativeLedger
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from schema import Validator
-from schema.errors import ConfigError
-from schema.jsonio import loads
+from csi_conformance.ledger_ingest.events import _INDEXED_TREE_EVENT, _NULLIFIER_EVENT, EventError, parse_token_data
+from csi_conformance.ledger_ingest.recognize import ACCOUNT_COMPRESSION_PROGRAM_ID, NOOP_PROGRAM_ID, VOTE_PROGRAM_ID
+from csi_conformance.reference_server.export import EXPORT_SCHEMA_PATH
+from csi_conformance.reference_server.ingest import ingest_source, ledger_from_blocks
+from csi_conformance.reference_server.ledger import DEFAULT_ADDRESS_TREE, DEFAULT_STATE_TREE
+from csi_conformance.reference_server.ledger_native import NativeLedger
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.schema import Validator
+
 from tests.ledger_ingest.test_photon_replay import MINT, TRANSACTIONS, TRANSFER_1
 
 CSI = Path(sys.executable).with_name("csi")
@@ -70,7 +70,7 @@ def test_truncated_transaction_bytes_name_the_signature() -> None:
 
 
 def test_garbled_event_names_the_signature_and_the_layout() -> None:
-    from ledger_crypto.hashing import b58decode as decode58
+    from csi_conformance.ledger_crypto.hashing import b58decode as decode58
 
     result = raw(TRANSFER_1)
     event = noop_event(result)

@@ -19,16 +19,16 @@ from functools import cache
 from typing import Any
 
 import pytest
+from csi_conformance.ledger_crypto import StateTree, b58decode, b58encode, fold_path, nullifier, transaction_hash
+from csi_conformance.ledger_ingest import Block, read_paths
+from csi_conformance.reference_server.batched import BatchedStateTree
+from csi_conformance.reference_server.errors import RpcError
+from csi_conformance.reference_server.ingest import ledger_from_blocks
+from csi_conformance.reference_server.ledger_native import NativeLedger
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.schema import Contract
 
-from ledger_crypto import StateTree, b58decode, b58encode, fold_path, nullifier, transaction_hash
-from ledger_ingest import Block, read_paths
-from reference_server.batched import BatchedStateTree
-from reference_server.errors import RpcError
-from reference_server.ingest import ledger_from_blocks
-from reference_server.ledger_native import NativeLedger
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from schema import Contract
 from tests.ledger_ingest.test_batched_ingest import QUEUE, TRANSACTIONS, TREE
 
 WIRE, SPEC = ServerOptions(), ServerOptions(proof_form="spec-2.10")

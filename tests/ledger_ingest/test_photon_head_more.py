@@ -5,8 +5,7 @@ they are asked and translated is `test_photon_head.py`'s."""
 from __future__ import annotations
 
 import pytest
-
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     HEIGHT,
     SparseMerkleTree,
     StateTree,
@@ -15,11 +14,12 @@ from ledger_crypto import (
     derive_address_v2,
     poseidon,
 )
-from ledger_ingest import read_paths
-from ledger_ingest.recognize import LIGHT_SYSTEM_PROGRAM_ID
-from reference_server.errors import RpcError
-from reference_server.ingest import ledger_from_blocks
-from schema import Contract
+from csi_conformance.ledger_ingest import read_paths
+from csi_conformance.ledger_ingest.recognize import LIGHT_SYSTEM_PROGRAM_ID
+from csi_conformance.reference_server.errors import RpcError
+from csi_conformance.reference_server.ingest import ledger_from_blocks
+from csi_conformance.schema import Contract
+
 from tests.ledger_ingest.test_batched_ingest import ADDRESS_TREE, FIXTURES, SMT1, inner_instructions, raw
 from tests.ledger_ingest.test_photon_head import ask, blocks, ledger_of
 

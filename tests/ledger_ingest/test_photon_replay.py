@@ -35,15 +35,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from ledger_crypto import b58decode, b58encode, fold_path
-from ledger_ingest import Block, decode_transaction, read_paths, transaction_changes
-from reference_server.ingest import ledger_from_blocks
-from reference_server.ledger_native import NativeLedger
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from schema import Contract
-from schema.jsonio import loads
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.ledger_crypto import b58decode, b58encode, fold_path
+from csi_conformance.ledger_ingest import Block, decode_transaction, read_paths, transaction_changes
+from csi_conformance.reference_server.ingest import ledger_from_blocks
+from csi_conformance.reference_server.ledger_native import NativeLedger
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.schema import Contract
 
 _COPY = Path(__file__).with_name("fixtures") / "photon-0.50.0"
 _SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "photon-0.50.0"

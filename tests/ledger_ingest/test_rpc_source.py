@@ -10,13 +10,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.ledger_ingest import IngestError, LedgerSource, fetch_blocks, parse_slots, redact_url
+from csi_conformance.ledger_ingest.sources import LedgerNotReached, fetch_slice
+from csi_conformance.ledger_ingest.stub_rpc import StubSolanaRpc, blocks_from_transactions, link_blocks, stub_solana_rpc
+from csi_conformance.reference_server.ingest import ingest_source
 
-from ledger_ingest import IngestError, LedgerSource, fetch_blocks, parse_slots, redact_url
-from ledger_ingest.sources import LedgerNotReached, fetch_slice
-from ledger_ingest.stub_rpc import StubSolanaRpc, blocks_from_transactions, link_blocks, stub_solana_rpc
-from reference_server.ingest import ingest_source
-from schema.errors import ConfigError
-from schema.jsonio import loads
 from tests.ledger_ingest.test_photon_replay import TRANSACTIONS
 
 KEY = "sekrit-key-123"
@@ -63,7 +63,7 @@ def test_the_endpoint_key_never_shows(fixture_blocks: dict) -> None:
 
 
 def test_a_slice_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("ledger_ingest.sources.RETRIES", 1)
+    monkeypatch.setattr("csi_conformance.ledger_ingest.sources.RETRIES", 1)
     with pytest.raises(ValueError, match="at most"):
         parse_slots("1..1000000")
     with pytest.raises(ValueError, match="before the first"):
@@ -76,7 +76,7 @@ def test_a_retry_after_date_is_honoured(fixture_blocks: dict, monkeypatch: pytes
     """Retry-After as an HTTP-date (RFC 9110), read by the same parser as the harness's back-off: an hour
     away, so the fetch waits its longest pause (10 s), which the sleep below records instead of waiting."""
     slept: list[float] = []
-    monkeypatch.setattr("ledger_ingest.sources.time.sleep", slept.append)
+    monkeypatch.setattr("csi_conformance.ledger_ingest.sources.time.sleep", slept.append)
     later = format_datetime(datetime.now(UTC) + timedelta(hours=1), usegmt=True)
     stub = StubSolanaRpc(fixture_blocks)
     asked: list[int] = []

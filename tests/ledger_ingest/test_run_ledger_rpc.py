@@ -14,16 +14,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.ledger_crypto import b58decode
+from csi_conformance.ledger_ingest import read_paths
+from csi_conformance.ledger_ingest.stub_rpc import blocks_from_transactions, stub_solana_rpc
+from csi_conformance.reference_server.ingest import ledger_from_blocks
+from csi_conformance.reference_server.ledger_native import NativeLedger
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.serve import running_server
+from csi_conformance.reference_server.wiring import app_for
 
-from ledger_crypto import b58decode
-from ledger_ingest import read_paths
-from ledger_ingest.stub_rpc import blocks_from_transactions, stub_solana_rpc
-from reference_server.ingest import ledger_from_blocks
-from reference_server.ledger_native import NativeLedger
-from reference_server.options import ServerOptions
-from reference_server.serve import running_server
-from reference_server.wiring import app_for
-from schema.jsonio import loads
 from tests.ledger_ingest.test_photon_replay import TRANSACTIONS, TRANSFER_2
 
 CSI = Path(sys.executable).with_name("csi")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from csi_conformance.ledger_proofs.install import Installation
+from csi_conformance.ledger_proofs.process import ProverProcess, shared_prover
 
-from ledger_proofs.install import Installation
-from ledger_proofs.process import ProverProcess, shared_prover
 from tests.ledger_proofs.support import installed_prover
 
 

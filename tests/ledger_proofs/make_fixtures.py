@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ledger_crypto import b58encode
-from ledger_proofs.circuits import CIRCUITS
-from ledger_proofs.process import running_prover
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from reference_server.scenario import load_scenario
-from schema import Contract
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.ledger_proofs.circuits import CIRCUITS
+from csi_conformance.ledger_proofs.process import running_prover
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import load_scenario
+from csi_conformance.schema import Contract
 
 FIXTURE = Path(__file__).parent / "fixtures" / "proofs.json"
 

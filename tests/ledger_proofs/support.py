@@ -11,8 +11,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ledger_proofs.circuits import CIRCUITS, Circuit
-from ledger_proofs.install import Installation, install
+from csi_conformance.ledger_proofs.circuits import CIRCUITS, Circuit
+from csi_conformance.ledger_proofs.install import Installation, install
 
 FIXTURE = Path(__file__).parent / "fixtures" / "proofs.json"
 

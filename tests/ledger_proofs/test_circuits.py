@@ -1,9 +1,8 @@
 from __future__ import annotations
 
 import pytest
-
-from ledger_proofs.circuits import ACCOUNT_COUNTS, ADDRESS_COUNTS, CIRCUITS, circuit_for
-from ledger_proofs.verify import verifying_key
+from csi_conformance.ledger_proofs.circuits import ACCOUNT_COUNTS, ADDRESS_COUNTS, CIRCUITS, circuit_for
+from csi_conformance.ledger_proofs.verify import verifying_key
 
 
 def test_every_circuit_of_the_api_is_listed_once(contract) -> None:

@@ -9,11 +9,17 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from csi_conformance.ledger_proofs import install as installer
+from csi_conformance.ledger_proofs import npm_package
+from csi_conformance.ledger_proofs.circuits import CIRCUITS
+from csi_conformance.ledger_proofs.install import (
+    ProverInstallError,
+    binary_name,
+    find_installation,
+    manifest,
+    prover_dir,
+)
 
-from ledger_proofs import install as installer
-from ledger_proofs import npm_package
-from ledger_proofs.circuits import CIRCUITS
-from ledger_proofs.install import ProverInstallError, binary_name, find_installation, manifest, prover_dir
 from tests.ledger_proofs.support import installed_prover
 
 CSI = Path(sys.executable).parent / "csi"

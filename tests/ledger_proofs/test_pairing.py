@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import random
 
+from csi_conformance.ledger_proofs import pairing, tower
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from py_ecc import optimized_bn128 as ecc
-
-from ledger_proofs import pairing, tower
 
 _FP = st.integers(min_value=0, max_value=tower.P - 1)
 _FP12 = st.tuples(*[_FP] * 12)

@@ -9,12 +9,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
-from ledger_proofs.install import Installation, binary_name
-from ledger_proofs.process import ProverProcess, ProverStartError
-from reference_server.methods.proofs import _account_input
-from reference_server.prover import HttpProver, ProverError
-from reference_server.scenario import load_scenario
+from csi_conformance.ledger_proofs.install import Installation, binary_name
+from csi_conformance.ledger_proofs.process import ProverProcess, ProverStartError
+from csi_conformance.reference_server.methods.proofs import _account_input
+from csi_conformance.reference_server.prover import HttpProver, ProverError
+from csi_conformance.reference_server.scenario import load_scenario
 
 FAKE = '''#!{python}
 import sys, http.server
@@ -59,8 +58,8 @@ def test_a_prover_that_exits_while_starting_is_reported_with_its_log(tmp_path: P
 INTERRUPTED_AT_FORK = """
 import logging, os, signal, sys, threading
 from pathlib import Path
-from ledger_proofs.install import Installation
-from ledger_proofs.process import ProverProcess
+from csi_conformance.ledger_proofs.install import Installation
+from csi_conformance.ledger_proofs.process import ProverProcess
 interrupts = iter([signal.SIGINT])  # one Ctrl-C, as the fork returns in the parent
 os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), next(interrupts, 0)))
 try:

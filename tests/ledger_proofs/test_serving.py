@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from reference_server.prover import choose_prover, start_prover
-from schema.errors import UsageError
+from csi_conformance.groundwork.errors import UsageError
+from csi_conformance.reference_server.prover import choose_prover, start_prover
 
 
 def test_choice_given_wins(monkeypatch: pytest.MonkeyPatch) -> None:

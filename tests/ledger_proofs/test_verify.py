@@ -7,13 +7,13 @@ import hashlib
 from importlib import resources
 
 import pytest
+from csi_conformance.ledger_crypto import b58decode
+from csi_conformance.ledger_crypto.bn254 import CURVE_ORDER
+from csi_conformance.ledger_crypto.groth16 import deterministic_proof
+from csi_conformance.ledger_proofs.circuits import CIRCUITS
+from csi_conformance.ledger_proofs.install import manifest
+from csi_conformance.ledger_proofs.verify import parse_vkey, verify_compressed, verifying_key
 
-from ledger_crypto import b58decode
-from ledger_crypto.bn254 import CURVE_ORDER
-from ledger_crypto.groth16 import deterministic_proof
-from ledger_proofs.circuits import CIRCUITS
-from ledger_proofs.install import manifest
-from ledger_proofs.verify import parse_vkey, verify_compressed, verifying_key
 from tests.ledger_proofs.support import circuit_named, fixture_proofs
 
 ENTRIES = fixture_proofs()
@@ -76,7 +76,7 @@ def test_placeholder_and_malformed_proofs_fail_with_a_reason() -> None:
 
 
 def test_shipped_verifying_keys_are_the_published_ones() -> None:
-    folder = resources.files("ledger_proofs") / "vkeys"
+    folder = resources.files("csi_conformance.ledger_proofs") / "vkeys"
     names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".vkey"))
     assert len(names) == 15
     for name in names:
@@ -89,6 +89,7 @@ def test_vkey_layout() -> None:
     key = verifying_key("inclusion_26_1")
     assert key.public_inputs == 2
     with pytest.raises(ValueError, match="left after"):
-        parse_vkey("x", (resources.files("ledger_proofs") / "vkeys" / "inclusion_26_1.vkey").read_text() + " 0")
+        text = (resources.files("csi_conformance.ledger_proofs") / "vkeys" / "inclusion_26_1.vkey").read_text()
+        parse_vkey("x", text + " 0")
     with pytest.raises(ValueError, match="ends after"):
         parse_vkey("x", "[1 2 3]")

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from reference_server.scenario import Scenario, open_scenario
+from csi_conformance.reference_server.scenario import Scenario, open_scenario
 
 
 @pytest.fixture(scope="module")

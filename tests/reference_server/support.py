@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reference_server.methods import call, readings
-from reference_server.options import ServerOptions
-from reference_server.scenario import Scenario
-from schema import Contract
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.reference_server.methods import call, readings
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import Scenario
+from csi_conformance.schema import Contract
 
 OPTIONS = ServerOptions()
 HANG_GUARD = 120.0

@@ -16,15 +16,14 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-
-from cases.loader import load_cases
-from reference_server.errors import INVALID_PARAMS, PARSE_ERROR
-from reference_server.options import ServerOptions
-from reference_server.scenario import load_scenario
-from reference_server.serve import running_server
-from reference_server.wiring import app_for
-from schema import Contract
-from schema.jsonio import MAX_DEPTH, dumps, loads
+from csi_conformance.cases.loader import load_cases
+from csi_conformance.groundwork.jsonio import MAX_DEPTH, dumps, loads
+from csi_conformance.reference_server.errors import INVALID_PARAMS, PARSE_ERROR
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import load_scenario
+from csi_conformance.reference_server.serve import running_server
+from csi_conformance.reference_server.wiring import app_for
+from csi_conformance.schema import Contract
 
 from .support import HANG_GUARD
 
@@ -123,7 +122,7 @@ def test_body_at_the_cap_is_served(url: str) -> None:
 
 @pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 100_000])
 def test_deep_json_is_a_parse_error(url: str, depth: int) -> None:
-    """Protection: `schema.jsonio.MAX_DEPTH`, checked before parsing: a request nested deeper than
+    """Protection: `groundwork.jsonio.MAX_DEPTH`, checked before parsing: a request nested deeper than
     200 levels is HTTP 400 -32700 at once, and no worker thread recurses into it."""
     params = "[" * depth + "]" * depth
     body = b'{"jsonrpc":"2.0","id":1,"method":"getMultipleNewAddressProofs","params":' + params.encode() + b"}"

@@ -15,12 +15,11 @@ from typing import Any
 
 import httpx
 import pytest
-
-from reference_server.app import create_app
-from reference_server.errors import INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError
-from reference_server.options import ServerOptions
-from reference_server.serve import running_server
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.reference_server.app import create_app
+from csi_conformance.reference_server.errors import INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.serve import running_server
 
 from .support import HANG_GUARD
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from csi_conformance.ledger_ingest import BatchEvent, LedgerTransaction
+from csi_conformance.reference_server.batched import BatchedStateTree
+from csi_conformance.reference_server.ledger_native import NativeLedger
 
-from ledger_ingest import BatchEvent, LedgerTransaction
-from reference_server.batched import BatchedStateTree
-from reference_server.ledger_native import NativeLedger
 from tests.ledger_ingest.test_batched_ingest import folder_transactions
 
 

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-
-from reference_server.scenario import load_scenario
+from csi_conformance.reference_server.scenario import load_scenario
 
 from .support import HANG_GUARD, csi_serve, run_csi, wait_until_listening
 

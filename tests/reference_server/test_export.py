@@ -16,8 +16,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-
-from ledger_crypto import (
+from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.ledger_crypto import (
     HIGHEST_ADDRESS_PLUS_ONE,
     StateTree,
     account_hash,
@@ -27,14 +28,12 @@ from ledger_crypto import (
     fold_path,
     hash_to_field,
 )
-from reference_server.export import EXPORT_SCHEMA_PATH, export_document, export_scenario, write_export
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from reference_server.scenario import open_scenario, scenario_from_document
-from reference_server.wiring import bundled_reference
-from schema import Contract, Validator
-from schema.errors import ConfigError
-from schema.jsonio import loads
+from csi_conformance.reference_server.export import EXPORT_SCHEMA_PATH, export_document, export_scenario, write_export
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import open_scenario, scenario_from_document
+from csi_conformance.reference_server.wiring import bundled_reference
+from csi_conformance.schema import Contract, Validator
 
 CSI = Path(sys.executable).with_name("csi")
 WIRE = ("hash", "lamports", "leafIndex", "owner", "slotCreated", "tree", "address", "data", "seq")

@@ -12,25 +12,24 @@ import sys
 from pathlib import Path
 
 import pytest
-
-import harness.fuzz
-from reference_server.errors import RpcError
-from reference_server.options import ServerOptions
-from reference_server.scenario import load_scenario
-from reference_server.serve import running_server
-from reference_server.wiring import app_for
-from schema import SCHEMA_DIR
+from csi_conformance.harness import fuzz
+from csi_conformance.reference_server.errors import RpcError
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import load_scenario
+from csi_conformance.reference_server.serve import running_server
+from csi_conformance.reference_server.wiring import app_for
+from csi_conformance.schema import SCHEMA_DIR
 
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 OPENAPI = SCHEMA_DIR / "dist" / "openapi.json"
 
 
 def _fuzz(url: str, *, examples: int, only: str | None = None) -> subprocess.CompletedProcess:
-    command = [str(SCHEMATHESIS), "--config-file", str(harness.fuzz.CONFIG), "run", str(OPENAPI), "--url", url,
+    command = [str(SCHEMATHESIS), "--config-file", str(fuzz.CONFIG), "run", str(OPENAPI), "--url", url,
                "-n", str(examples), "--seed", "7", "--no-color"]
     if only:
         command += ["--include-path", only]
-    env = {**os.environ, "SCHEMATHESIS_HOOKS": harness.fuzz.HOOKS}
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": fuzz.HOOKS}
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
 
 
@@ -50,7 +49,7 @@ class _Broken:
     """A reference whose getIndexerSlot faults (500) and whose balance answers a string."""
 
     def __init__(self, ledger) -> None:
-        from reference_server.methods import call
+        from csi_conformance.reference_server.methods import call
 
         self.call, self.ledger = call, ledger
 
@@ -66,7 +65,7 @@ class _Broken:
 @pytest.mark.parametrize(("path", "marker"), [("/getIndexerSlot", "Server error"),
                                                ("/getCompressedBalanceByOwner", "jsonrpc_envelope")])
 def test_fuzzing_catches_a_broken_server(ledger, path: str, marker: str) -> None:
-    from reference_server.app import create_app
+    from csi_conformance.reference_server.app import create_app
 
     assert RpcError  # the broken dispatcher raises a plain exception, not an RpcError
     with running_server(create_app(_Broken(ledger), ServerOptions())) as url:

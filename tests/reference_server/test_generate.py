@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from ledger_crypto import hashing_pool
-from reference_server.generate import _SEGMENT, generate_ledger, generate_scenario
-from reference_server.scenario import load_scenario, scenario_from_document, validate_document
-from schema.jsonio import dumps
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.ledger_crypto import hashing_pool
+from csi_conformance.reference_server.generate import _SEGMENT, generate_ledger, generate_scenario
+from csi_conformance.reference_server.scenario import load_scenario, scenario_from_document, validate_document
 
 
 def fingerprint(ledger) -> tuple:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     TOKEN_PROGRAM_ID,
     ZERO_HASHES,
     TokenDataFields,
@@ -16,14 +15,14 @@ from ledger_crypto import (
     hash_to_field,
     poseidon,
 )
-from reference_server.generate import generate_scenario
-from reference_server.ledger import (
+from csi_conformance.reference_server.generate import generate_scenario
+from csi_conformance.reference_server.ledger import (
     DEFAULT_STATE_TREE,
     Ledger,
     NewAccount,
     PendingTransaction,
 )
-from reference_server.scenario import derive_signature, scenario_from_document
+from csi_conformance.reference_server.scenario import derive_signature, scenario_from_document
 
 OWNER = hashlib.sha256(b"owner").digest()
 MINT = hashlib.sha256(b"mint").digest()

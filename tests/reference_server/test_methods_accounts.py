@@ -5,11 +5,10 @@ from __future__ import annotations
 import base64
 
 import pytest
-
-from ledger_crypto import account_hash, b58decode, b58encode, hash_to_field
-from reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
-from reference_server.methods import call
-from reference_server.scenario import Scenario
+from csi_conformance.ledger_crypto import account_hash, b58decode, b58encode, hash_to_field
+from csi_conformance.reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.scenario import Scenario
 
 from .support import OPTIONS, ask
 

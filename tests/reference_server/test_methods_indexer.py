@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
-from reference_server.errors import SERVER_ERROR, RpcError
-from reference_server.methods import call, readings
-from reference_server.options import ServerOptions
-from reference_server.scenario import load_scenario
-from schema import Contract
+from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
+from csi_conformance.reference_server.methods import call, readings
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import load_scenario
+from csi_conformance.schema import Contract
 
 
 def ask(ledger, method: str, options: ServerOptions) -> object:

@@ -6,16 +6,15 @@ import json
 from typing import Any
 
 import pytest
-
-from ledger_crypto import b58decode, b58encode
-from reference_server.errors import INVALID_PARAMS, RpcError
-from reference_server.generate import generate_scenario
-from reference_server.ledger import Ledger
-from reference_server.methods import call, readings
-from reference_server.options import ServerOptions
-from reference_server.pagination import encode_signature_cursor
-from reference_server.scenario import Scenario, open_scenario, scenario_from_document
-from schema import Contract
+from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.reference_server.errors import INVALID_PARAMS, RpcError
+from csi_conformance.reference_server.generate import generate_scenario
+from csi_conformance.reference_server.ledger import Ledger
+from csi_conformance.reference_server.methods import call, readings
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.pagination import encode_signature_cursor
+from csi_conformance.reference_server.scenario import Scenario, open_scenario, scenario_from_document
+from csi_conformance.schema import Contract
 
 OPTIONS = ServerOptions()
 CONTRACT = Contract.default()

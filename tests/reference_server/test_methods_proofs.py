@@ -7,8 +7,7 @@ import socket
 from typing import Any
 
 import pytest
-
-from ledger_crypto import (
+from csi_conformance.ledger_crypto import (
     HIGHEST_ADDRESS_PLUS_ONE,
     NonInclusionProof,
     b58decode,
@@ -16,10 +15,10 @@ from ledger_crypto import (
     fold_path,
     verify_non_inclusion,
 )
-from reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from reference_server.scenario import Scenario, open_scenario
+from csi_conformance.reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import Scenario, open_scenario
 
 from . import support
 

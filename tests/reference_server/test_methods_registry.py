@@ -9,13 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
-from ledger_crypto import b58encode
-from reference_server.errors import INVALID_PARAMS, METHOD_NOT_FOUND, SERVER_ERROR, RpcError
-from reference_server.methods import PROOF_FORM_READINGS, call, readings, registered
-from reference_server.options import ServerOptions
-from reference_server.scenario import Scenario, open_scenario
-from schema import Contract
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.reference_server.errors import INVALID_PARAMS, METHOD_NOT_FOUND, SERVER_ERROR, RpcError
+from csi_conformance.reference_server.methods import PROOF_FORM_READINGS, call, readings, registered
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.scenario import Scenario, open_scenario
+from csi_conformance.schema import Contract
 
 OPTIONS = ServerOptions()
 

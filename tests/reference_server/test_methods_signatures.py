@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from ledger_crypto import b58encode
-from reference_server.scenario import Scenario, derive_signature
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.reference_server.scenario import Scenario, derive_signature
 
 from .support import ask
 

@@ -6,11 +6,10 @@ import base64
 from collections import defaultdict
 
 import pytest
-
-from ledger_crypto import TOKEN_PROGRAM_ID, b58decode, b58encode, decode_token_data, token_data_hash
-from reference_server.errors import SERVER_ERROR, RpcError
-from reference_server.methods import call
-from reference_server.scenario import Scenario
+from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID, b58decode, b58encode, decode_token_data, token_data_hash
+from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.scenario import Scenario
 
 from .support import OPTIONS, ask
 

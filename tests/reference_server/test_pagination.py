@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from ledger_crypto import b58encode
-from reference_server.errors import INVALID_PARAMS, RpcError
-from reference_server.pagination import (
+from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.reference_server.errors import INVALID_PARAMS, RpcError
+from csi_conformance.reference_server.pagination import (
     SortedIndex,
     ascending_page,
     decode_cursor,

@@ -10,11 +10,9 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from py_ecc import optimized_bn128 as ecc
-
-from ledger_crypto.bn254 import BASE_MODULUS, decompress_g1, decompress_g2
-from ledger_crypto.groth16 import is_valid_compressed_proof
-from reference_server.prover import (
+from csi_conformance.ledger_crypto.bn254 import BASE_MODULUS, decompress_g1, decompress_g2
+from csi_conformance.ledger_crypto.groth16 import is_valid_compressed_proof
+from csi_conformance.reference_server.prover import (
     AccountInput,
     AddressInput,
     DeterministicProver,
@@ -23,6 +21,7 @@ from reference_server.prover import (
     prover_for,
     prover_request_body,
 )
+from py_ecc import optimized_bn128 as ecc
 
 from .support import HANG_GUARD
 

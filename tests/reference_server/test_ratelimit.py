@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from reference_server.ratelimit import TokenBucket
+from csi_conformance.reference_server.ratelimit import TokenBucket
 
 
 class Clock:

@@ -6,20 +6,19 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-import reference_server
-from ledger_crypto import TOKEN_PROGRAM_ID, b58encode
-from reference_server.ledger import DEFAULT_ADDRESS_TREE
-from reference_server.scenario import (
+from csi_conformance import reference_server
+from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID, b58encode
+from csi_conformance.reference_server.ledger import DEFAULT_ADDRESS_TREE
+from csi_conformance.reference_server.scenario import (
     derive_key,
     load_scenario,
     open_scenario,
     scenario_from_document,
     scenario_path,
 )
-from reference_server.scenarios import SCENARIO_DIR, bundled_scenarios
-from schema.errors import ConfigError
-from schema.jsonio import dumps
+from csi_conformance.reference_server.scenarios import SCENARIO_DIR, bundled_scenarios
 
 U64_MAX = 2**64 - 1
 

@@ -14,11 +14,10 @@ from typing import Any
 
 import httpx
 import pytest
+from csi_conformance.reference_server.app import create_app
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.serve import _config, running_server
 from starlette.applications import Starlette
-
-from reference_server.app import create_app
-from reference_server.options import ServerOptions
-from reference_server.serve import _config, running_server
 
 from .support import HANG_GUARD, wait_until_listening
 
@@ -93,9 +92,9 @@ def test_config_uses_the_fast_stack_and_no_access_log() -> None:
 
 SERVE_SCRIPT = """
 import sys
-from reference_server.app import create_app
-from reference_server.options import ServerOptions
-from reference_server.serve import serve
+from csi_conformance.reference_server.app import create_app
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.serve import serve
 
 def dispatch(method, params):
     if method == "boom":

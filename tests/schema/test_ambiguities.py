@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from schema import Contract, ContractError
+from csi_conformance.schema import Contract, ContractError
 
 SAMPLES = {k: v for k, v in yaml.safe_load((Path(__file__).parent / "ambiguity_samples.yaml").read_text()).items()
            if not k.startswith("_")}

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.faces.cli import main
+from csi_conformance.harness.faces.cli import main
 
 CSI = Path(sys.executable).with_name("csi")
 

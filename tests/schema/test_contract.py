@@ -7,8 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from schema import SCHEMA_DIR, Contract, ContractError
+from csi_conformance.schema import SCHEMA_DIR, Contract, ContractError
 
 SPEC_TABLE = [  # §4.2, in its order
     "getCompressedAccount", "getCompressedAccountBalance", "getCompressedBalance", "getCompressedBalanceByOwner",

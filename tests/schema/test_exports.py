@@ -6,11 +6,10 @@ import json
 
 import jsonschema
 import pytest
+from csi_conformance.schema import SCHEMA_DIR, Contract
+from csi_conformance.schema.export import EXPORTS, render, to_jsonschema, to_openapi, to_openrpc
 from openapi_spec_validator import validate as validate_openapi
 from referencing import Registry, Resource
-
-from schema import SCHEMA_DIR, Contract
-from schema.export import EXPORTS, render, to_jsonschema, to_openapi, to_openrpc
 
 from .test_contract import SPEC_TABLE
 

@@ -7,8 +7,7 @@ import stat
 from pathlib import Path
 
 import pytest
-
-from schema.files import write_atomic
+from csi_conformance.groundwork.files import write_atomic
 
 
 def test_writes_text_and_bytes_exactly(tmp_path: Path) -> None:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from schema import JsonError
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.schema import JsonError
 
 
 def test_big_integers_round_trip_exactly() -> None:
@@ -29,7 +28,7 @@ def test_hostile_documents_raise_json_error(text) -> None:
 
 
 def test_depth_cap_is_exact() -> None:
-    from schema.jsonio import MAX_DEPTH
+    from csi_conformance.groundwork.jsonio import MAX_DEPTH
 
     assert loads("[" * MAX_DEPTH + "]" * MAX_DEPTH) == loads("[" * MAX_DEPTH + "]" * MAX_DEPTH)
     with pytest.raises(JsonError, match="deeper"):

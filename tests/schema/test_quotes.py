@@ -13,9 +13,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from schema import SCHEMA_DIR, Contract
-from schema.errors import ContractError
+from csi_conformance.groundwork.errors import ContractError
+from csi_conformance.schema import SCHEMA_DIR, Contract
 
 SPEC = SCHEMA_DIR / "spec" / "indexer-api-0.50.0.md"
 SUMS = SPEC.with_name(SPEC.name + ".sha256")

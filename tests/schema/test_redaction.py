@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from schema.redaction import REDACTED, SECRET_QUERY_PARAMS, redact_url
+from csi_conformance.groundwork.redaction import REDACTED, SECRET_QUERY_PARAMS, redact_url
 
 
 @pytest.mark.parametrize("name", sorted(SECRET_QUERY_PARAMS))

@@ -6,8 +6,7 @@ from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import pytest
-
-from schema.retry_after import parse_retry_after
+from csi_conformance.groundwork.retry_after import parse_retry_after
 
 NOW = datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)
 

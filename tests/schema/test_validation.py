@@ -5,9 +5,8 @@ from __future__ import annotations
 import copy
 
 import pytest
-
-from schema import Contract
-from schema.validation import decoded_length
+from csi_conformance.schema import Contract
+from csi_conformance.schema.validation import decoded_length
 
 ACCOUNT = {
     "hash": "2Wu2sJdGyDF84RW4zkzxEVCEDD8ZMJzuj4LVZQKhGCs3", "lamports": 2**64 - 1, "leafIndex": 3,

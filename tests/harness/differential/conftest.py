@@ -6,10 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from cases.model import Case
-from harness.target import Target
-from reference_server.wiring import bundled_reference
+from csi_conformance.cases.model import Case
+from csi_conformance.harness.connection import Target
+from csi_conformance.reference_server.wiring import bundled_reference
 
 
 @pytest.fixture(scope="package")

@@ -6,17 +6,16 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
-
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import Basis, RunResult, Status
-from harness.core.profile import PROFILES
-from harness.differential.cases import scenario_cases
-from harness.differential.replay import ANSWER, CODE
-from harness.engine.runner import RunConfig, run
-from harness.report.junit import finding_text
-from harness.target import Target
-from reference_server.errors import INVALID_PARAMS, RpcError
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import Basis, RunResult, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.differential.cases import scenario_cases
+from csi_conformance.harness.differential.replay import ANSWER, CODE
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.report.junit import finding_text
+from csi_conformance.reference_server.errors import INVALID_PARAMS, RpcError
 
 from ..broken import Dispatch, Variant, _on, serving
 from . import variants

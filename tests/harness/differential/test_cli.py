@@ -7,10 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from csi_conformance.harness.report import SCHEMA_PATH
+from csi_conformance.schema import Contract
 from jsonschema import Draft202012Validator
 
-from harness.report import SCHEMA_PATH
-from schema import Contract
 from tests.conftest import PROOF_CHECK
 
 from ..broken import serving

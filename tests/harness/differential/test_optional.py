@@ -12,13 +12,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-from cases.loader import load_cases
-from harness.differential.compare import differences
-from harness.differential.normalize import normalize
-from harness.differential.optional import VIEWS, settle
-from schema import Contract
-from schema.shapes import Shape
+from csi_conformance.cases.loader import load_cases
+from csi_conformance.harness.differential.compare import differences
+from csi_conformance.harness.differential.normalize import normalize
+from csi_conformance.harness.differential.optional import VIEWS, settle
+from csi_conformance.schema import Contract
+from csi_conformance.schema.shapes import Shape
 
 CONTRACT = Contract.default()
 OPTIONAL = sorted({(method, shape.definition, name) for method in CONTRACT.methods

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cases.model import Case
-from harness.checks.differential import case_basis
-from harness.context import Answer, CheckContext
-from harness.core.keys import Keys
-from harness.core.model import Basis
-from harness.core.profile import PROFILES
-from harness.differential.normalize import comparable
-from harness.differential.replay import outcome, reading_gaps
-from harness.target import NOT_JSON, Exchange, Target
-from schema import Contract
+from csi_conformance.cases.model import Case
+from csi_conformance.harness.checks.differential import case_basis
+from csi_conformance.harness.connection import NOT_JSON, Exchange, Target
+from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.core.keys import Keys
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.differential.normalize import comparable
+from csi_conformance.harness.differential.replay import outcome, reading_gaps
+from csi_conformance.schema import Contract
 
 HASH = "3b87PJpKvNqc91TG3Ut2u4uFGWfQEMRTStSDJow1Ewxu"
 TREE = "smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT"

@@ -7,21 +7,20 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
-
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.context import CheckContext
-from harness.core.keys import Keys
-from harness.core.model import Basis, RunResult, Status
-from harness.core.profile import PROFILES
-from harness.differential.requests import generated_params
-from harness.discover import discover
-from harness.engine.runner import RunConfig, run
-from harness.report.json_report import to_json
-from harness.report.junit import finding_text
-from harness.target import Target
-from reference_server.options import ServerOptions
-from schema import Contract
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import CheckContext
+from csi_conformance.harness.core.keys import Keys
+from csi_conformance.harness.core.model import Basis, RunResult, Status
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.differential.requests import generated_params
+from csi_conformance.harness.discover import discover
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.report.json_report import to_json
+from csi_conformance.harness.report.junit import finding_text
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.schema import Contract
 
 from ..broken import Variant, _on, serving
 from ..variants_differential import NARROWING, VARIANTS, counter, dropped_after_first_page

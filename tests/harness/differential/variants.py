@@ -9,8 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from reference_server.errors import SERVER_ERROR, RpcError
-from schema.jsonio import dumps, loads
+from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
 
 from ..broken import VARIANTS, Dispatch, Variant
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from csi_conformance.ledger_chain import Chain, generate, load_chain
+from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_ingest import LedgerSource
+from csi_conformance.ledger_proofs.install import Installation
+from csi_conformance.ledger_proofs.process import ProverProcess, shared_prover
+from csi_conformance.reference_server.ingest import ingest_source
+from csi_conformance.reference_server.ledger import Ledger
 
-from ledger_chain import Chain, generate, load_chain
-from ledger_chain.proofs import ChainProver
-from ledger_ingest import LedgerSource
-from ledger_proofs.install import Installation
-from ledger_proofs.process import ProverProcess, shared_prover
-from reference_server.ingest import ingest_source
-from reference_server.ledger import Ledger
 from tests.ledger_chain.conftest import OPS, SEED
 from tests.ledger_proofs.support import installed_prover
 

@@ -11,12 +11,12 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from reference_server.app import create_app
-from reference_server.ledger import Ledger
-from reference_server.methods import call
-from reference_server.options import ServerOptions
-from reference_server.serve import running_server
-from schema import Contract
+from csi_conformance.reference_server.app import create_app
+from csi_conformance.reference_server.ledger import Ledger
+from csi_conformance.reference_server.methods import call
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.serve import running_server
+from csi_conformance.schema import Contract
 
 from ..broken import Variant
 

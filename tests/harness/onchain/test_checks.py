@@ -12,22 +12,21 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
-
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.model import Basis, RunResult, Status
-from harness.core.paths import HTTP_STATUS
-from harness.core.profile import PROFILES
-from harness.core.registry import REGISTRY
-from harness.engine.runner import RunConfig, run
-from harness.report.junit import finding_text
-from harness.target import Target
-from ledger_chain import Chain, groups, spent_accounts
-from ledger_proofs.circuits import CIRCUITS
-from ledger_proofs.process import ProverProcess
-from reference_server.ledger import Ledger
-from reference_server.options import ServerOptions
-from schema import Contract
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.model import Basis, RunResult, Status
+from csi_conformance.harness.core.paths import HTTP_STATUS
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.core.registry import REGISTRY
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.report.junit import finding_text
+from csi_conformance.ledger_chain import Chain, groups, spent_accounts
+from csi_conformance.ledger_proofs.circuits import CIRCUITS
+from csi_conformance.ledger_proofs.process import ProverProcess
+from csi_conformance.reference_server.ledger import Ledger
+from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.schema import Contract
 
 from ..broken import Variant
 from ..report.reprs import python_literals

@@ -19,12 +19,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from harness.core.errors import UsageError
-from harness.engine.options import RunOptions
-from harness.engine.session import certify
-from ledger_ingest import LedgerSource
-from ledger_proofs.process import ProverProcess
+from csi_conformance.harness.core.errors import UsageError
+from csi_conformance.harness.engine.options import RunOptions
+from csi_conformance.harness.engine.session import certify
+from csi_conformance.ledger_ingest import LedgerSource
+from csi_conformance.ledger_proofs.process import ProverProcess
 
 pytestmark = pytest.mark.chain
 BIN = Path(sys.executable).parent

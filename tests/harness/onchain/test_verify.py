@@ -7,14 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from csi_conformance.harness.core.failures import NotApplicable
+from csi_conformance.harness.verify.onchain import Usable, chain_of, transaction_parts
+from csi_conformance.harness.verify.onchain_roots import Served, address_roots, root_problems, validity_roots
+from csi_conformance.harness.verify.validity import Problem
+from csi_conformance.ledger_chain import RootHistory
+from csi_conformance.ledger_crypto import b58encode
 from solders.pubkey import Pubkey
-
-from harness.core.failures import NotApplicable
-from harness.verify.onchain import Usable, chain_of, transaction_parts
-from harness.verify.onchain_roots import Served, address_roots, root_problems, validity_roots
-from harness.verify.validity import Problem
-from ledger_chain import RootHistory
-from ledger_crypto import b58encode
 
 TREE = str(Pubkey.new_unique())
 ROOTS = tuple(bytes([0, i + 1]) + bytes(30) for i in range(5)) + (bytes(32),) * 5

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from csi_conformance.harness.core.model import RunResult
+from csi_conformance.schema import Contract
 
-from harness.core.model import RunResult
-from schema import Contract
 from tests.harness.report import samples
 
 

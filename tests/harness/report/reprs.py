@@ -11,13 +11,13 @@ import io
 import re
 import xml.etree.ElementTree as ET
 
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.model import RunResult
+from csi_conformance.harness.report import render_html, to_json
+from csi_conformance.harness.report.console import ConsoleReporter
+from csi_conformance.harness.report.junit import build_junit
+from csi_conformance.schema import Contract
 from rich.console import Console
-
-from harness.core.model import RunResult
-from harness.report import render_html, to_json
-from harness.report.console import ConsoleReporter
-from harness.report.junit import build_junit
-from schema import Contract, jsonio
 
 __all__ = ["PYTHON_LITERAL", "python_literals", "reports_of"]
 

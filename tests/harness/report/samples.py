@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.core.model import Basis, CheckResult, Finding, Observation, RunResult, Status
-from schema import Contract
+from csi_conformance.harness.core.model import Basis, CheckResult, Finding, Observation, RunResult, Status
+from csi_conformance.schema import Contract
 
 BIG_AMOUNT = 2**64 + 5
 BIG_LAMPORTS = 2**70 + 1

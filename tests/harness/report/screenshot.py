@@ -14,12 +14,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-import harness.checks  # noqa: F401  (registers the catalogue)
-from harness.core.profile import PROFILES
-from harness.engine.runner import RunConfig, run
-from harness.report import write_html
-from harness.target import Target
-from schema import Contract
+import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+from csi_conformance.harness.connection import Target
+from csi_conformance.harness.core.profile import PROFILES
+from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.report import write_html
+from csi_conformance.schema import Contract
+
 from tests.conftest import PROOF_CHECK
 from tests.harness.broken import VARIANTS, serving
 

@@ -13,11 +13,10 @@ import zlib
 from pathlib import Path
 
 import pytest
-
-from harness.core.model import RunResult, Status
-from harness.report import write_html
-from harness.report.html import BANNER_COLOURS
-from schema import Contract
+from csi_conformance.harness.core.model import RunResult, Status
+from csi_conformance.harness.report import write_html
+from csi_conformance.harness.report.html import BANNER_COLOURS
+from csi_conformance.schema import Contract
 
 WIDTH, HEIGHT = 1280, 900
 FIRST_FINDING_BORDER = (0xCC, 0x33, 0x33)

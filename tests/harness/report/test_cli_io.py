@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from harness.core.errors import ConfigError
-from harness.core.model import RunResult
-from harness.report import write_reports
+from csi_conformance.harness.core.errors import ConfigError
+from csi_conformance.harness.core.model import RunResult
+from csi_conformance.harness.report import write_reports
 
 CSI = Path(sys.executable).with_name("csi")
 

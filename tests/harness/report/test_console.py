@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import io
 
+from csi_conformance.harness.core.events import CheckFinished, CheckStarted, RunFinished, RunStarted
+from csi_conformance.harness.core.model import RunResult, Status
+from csi_conformance.harness.report import ConsoleReporter
 from rich.console import Console
-
-from harness.core.events import CheckFinished, CheckStarted, RunFinished, RunStarted
-from harness.core.model import RunResult, Status
-from harness.report import ConsoleReporter
 
 
 def _feed(reporter: ConsoleReporter, result: RunResult) -> None:
@@ -114,7 +113,7 @@ def _kit_error_run(result: RunResult) -> RunResult:
     """The sample run plus an error of the kit, a grouped finding and the reasons it is inconclusive."""
     import dataclasses
 
-    from harness.core.model import Basis, CheckResult, Finding
+    from csi_conformance.harness.core.model import Basis, CheckResult, Finding
 
     error = Finding("crypto.proof-verifies", "The kit could not complete this check", Status.ERROR, Basis.KIT,
                     ("2.3-R2",), "getValidityProof", "rule", "the check to run to its end", "KeyError: 'x'", None)
@@ -142,7 +141,7 @@ def test_errors_of_the_kit_grouped_findings_and_inconclusive_reasons(result: Run
 
 
 def test_progress_counts_answer_checks_and_shows_their_status_only_at_the_end(result: RunResult) -> None:
-    from harness.core.events import PhaseStarted
+    from csi_conformance.harness.core.events import PhaseStarted
 
     console = Console(file=io.StringIO(), width=120)
     reporter = ConsoleReporter(console)
@@ -161,7 +160,7 @@ def test_progress_counts_answer_checks_and_shows_their_status_only_at_the_end(re
 
 
 def test_terminal_shows_each_slow_step_on_the_bar(result: RunResult) -> None:
-    from harness.core.events import PhaseStarted
+    from csi_conformance.harness.core.events import PhaseStarted
 
     console = Console(file=io.StringIO(), width=120, force_terminal=True)
     with ConsoleReporter(console) as reporter:
@@ -173,7 +172,7 @@ def test_terminal_shows_each_slow_step_on_the_bar(result: RunResult) -> None:
 def test_a_baseline_is_one_line_however_long(result: RunResult) -> None:
     import dataclasses
 
-    from harness.core.model import BaselineEntry
+    from csi_conformance.harness.core.model import BaselineEntry
 
     for check in result.checks:
         check.findings[:] = [dataclasses.replace(f, baselined=True) for f in check.findings]

@@ -5,13 +5,13 @@ from __future__ import annotations
 import io
 
 import pytest
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.model import Basis
+from csi_conformance.harness.core.registry import Registry
+from csi_conformance.harness.report import catalogue, clause_coverage, print_catalogue, render_coverage_markdown
+from csi_conformance.harness.report.coverage import Proof
+from csi_conformance.schema import Contract
 from rich.console import Console
-
-from harness.core.model import Basis
-from harness.core.registry import Registry
-from harness.report import catalogue, clause_coverage, print_catalogue, render_coverage_markdown
-from harness.report.coverage import Proof
-from schema import Contract, jsonio
 
 
 @pytest.fixture

@@ -6,10 +6,11 @@ import dataclasses
 from html.parser import HTMLParser
 from pathlib import Path
 
-from harness.core.model import Observation, RunResult, Status
-from harness.report import render_html, write_html
-from harness.report.matrix import RUN_WIDE, method_family_matrix
-from schema import Contract
+from csi_conformance.harness.core.model import Observation, RunResult, Status
+from csi_conformance.harness.report import render_html, write_html
+from csi_conformance.harness.report.matrix import RUN_WIDE, method_family_matrix
+from csi_conformance.schema import Contract
+
 from tests.harness.report import samples
 
 
@@ -93,7 +94,7 @@ def test_matrix_cells() -> None:
 
 
 def test_matrix_skips_methods_a_check_did_not_reach_and_hides_the_unknown_method_probe(contract: Contract) -> None:
-    from harness.core.model import Basis, CheckResult, Finding
+    from csi_conformance.harness.core.model import Basis, CheckResult, Finding
 
     probe = Finding("envelope.unknown-method", "Unknown method not -32601", Status.FAIL, Basis.SPEC, ("7-C1",),
                     "getCompressedAccountz", "rule", "error code -32601", "-32000", None)
@@ -206,7 +207,7 @@ def test_a_finding_shows_member_values_as_json_clause_and_curl(result: RunResult
 
 
 def test_errors_of_the_kit_unverified_and_inconclusive_reasons(contract: Contract) -> None:
-    from harness.core.model import Basis, CheckResult, Finding
+    from csi_conformance.harness.core.model import Basis, CheckResult, Finding
 
     kit = Finding("crypto.proof-verifies", "The kit could not complete this check", Status.ERROR, Basis.KIT,
                   ("2.3-R2",), "getValidityProof", "rule", "the check to run to its end", "KeyError", None)

@@ -8,12 +8,12 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.model import Basis, RunResult, Status
+from csi_conformance.harness.report import SCHEMA_PATH, to_json, write_json
+from csi_conformance.harness.report.values import jsonable
 from jsonschema import Draft202012Validator
 
-from harness.core.model import Basis, RunResult, Status
-from harness.report import SCHEMA_PATH, to_json, write_json
-from harness.report.values import jsonable
-from schema import jsonio
 from tests.harness.report import samples
 
 
@@ -177,7 +177,7 @@ def test_grouped_findings_errors_of_the_kit_and_reasons(result: RunResult, valid
 
 def test_every_check_names_its_basis_whatever_its_status() -> None:
     """#11: a SKIP or PASS rests on something too, and the report says what, naming a non-spec basis as such."""
-    from harness.core.model import Basis, CheckResult
+    from csi_conformance.harness.core.model import Basis, CheckResult
 
     check = CheckResult("crypto.account-hash", "crypto", ("ledger-H1",), "d", basis=Basis.LEDGER)
     ledger = RunResult(target="t", profile="spec", seed=0, spec_version="0.50.0", started="s", checks=[check])
@@ -189,7 +189,7 @@ def test_every_check_names_its_basis_whatever_its_status() -> None:
 def test_the_path_a_check_named_wins_and_survives_a_merge(result: RunResult, tmp_path) -> None:
     """The member a check names (`Finding.path`) is the one reported, before any path its message
     mentions, and `csi report merge` reads it back."""
-    from harness.report.merge import load_report
+    from csi_conformance.harness.report.merge import load_report
 
     check = result.checks[0]
     check.findings[0] = dataclasses.replace(check.findings[0], path="$.result.value.items[3].leafIndex")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from harness.core.model import Basis, RunResult, Status
-from harness.report import write_junit
+from csi_conformance.harness.core.model import Basis, RunResult, Status
+from csi_conformance.harness.report import write_junit
 
 
 def _parse(result: RunResult, directory: Path, **kwargs) -> ET.Element:
@@ -101,8 +101,8 @@ def test_baselined_findings_do_not_fail_their_case() -> None:
     """The gate ignores baselined findings, so JUnit must too (they still show in system-out)."""
     import dataclasses
 
-    from harness.core.model import CheckResult, Finding
-    from harness.report.junit import build_junit
+    from csi_conformance.harness.core.model import CheckResult, Finding
+    from csi_conformance.harness.report.junit import build_junit
 
     finding = Finding("health.ok", "Health is not ok", Status.FAIL, Basis.SPEC, ("4.2-M18",), "getIndexerHealth",
                       "rule", "ok", "healthy", None)
@@ -118,7 +118,7 @@ def test_baselined_findings_do_not_fail_their_case() -> None:
 def test_an_error_of_the_kit_is_a_junit_error_and_groups_show_their_count(result: RunResult, tmp_path: Path) -> None:
     import dataclasses
 
-    from harness.core.model import CheckResult, Finding
+    from csi_conformance.harness.core.model import CheckResult, Finding
 
     kit = Finding("crypto.proof-verifies", "The kit could not complete this check", Status.ERROR, Basis.KIT,
                   ("2.3-R2",), "getValidityProof", "rule", "the check to run to its end", "KeyError: 'x'", None)

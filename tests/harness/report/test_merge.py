@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from harness.core.model import RunResult, Status
-from harness.report import write_json
-from harness.report.merge import load_report, merge_results
-from schema import Contract
+from csi_conformance.harness.core.model import RunResult, Status
+from csi_conformance.harness.report import write_json
+from csi_conformance.harness.report.merge import load_report, merge_results
+from csi_conformance.schema import Contract
+
 from tests.harness.report import samples
 
 
@@ -61,7 +62,7 @@ def test_the_same_fault_in_two_shards_is_one_finding_with_the_counts_added(contr
 
 def test_a_report_read_back_keeps_na_partial_and_untold_points(contract: Contract, tmp_path: Path) -> None:
     """What a check could not apply to, what it did not reach, and why a point went untold survive the report."""
-    from harness.core.model import CheckResult, Observation
+    from csi_conformance.harness.core.model import CheckResult, Observation
 
     result = _shard(contract, "1/1")
     result.checks += [CheckResult("onchain.root-history", "onchain", ("ledger-T3",), "roots on-chain",
@@ -82,7 +83,7 @@ def test_a_check_split_across_shards_merges_into_the_whole_checks_status(contrac
                                                                          tmp_path: Path) -> None:
     """A shard that owns none of a check's work has it N/A, one whose part examined nothing has it SKIP without
     failing `--fail-on skip`: the merge is the whole check, PASS, partial only where a part skipped with a reason."""
-    from harness.core.model import CheckResult
+    from csi_conformance.harness.core.model import CheckResult
 
     def shard(name: str, *checks: CheckResult) -> RunResult:
         return _shard(contract, name, checks=list(checks))

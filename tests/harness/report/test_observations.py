@@ -5,11 +5,10 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from csi_conformance.harness.core.model import Observation, RunResult
+from csi_conformance.harness.report import SCHEMA_PATH, to_json
+from csi_conformance.schema import Contract
 from jsonschema import Draft202012Validator
-
-from harness.core.model import Observation, RunResult
-from harness.report import SCHEMA_PATH, to_json
-from schema import Contract
 
 WHY = "not exercised by this run: it takes token data whose `tlv` is not null, and none came (x ran and saw none)"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from harness.core.model import RunResult
-from schema import Contract
+from csi_conformance.harness.core.model import RunResult
+from csi_conformance.schema import Contract
 
 from .reprs import PYTHON_LITERAL, python_literals
 

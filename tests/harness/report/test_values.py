@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from harness.report.values import TOO_DEEP, jsonable, one_line, pretty_json, pretty_json_head, xml_text
-from schema import jsonio
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.report.values import TOO_DEEP, jsonable, one_line, pretty_json, pretty_json_head, xml_text
 
 
 def test_pretty_json_reads_back_exactly() -> None:

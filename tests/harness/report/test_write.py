@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import harness.report.write as write_module
-import schema.files
+import csi_conformance.harness.report.write as write_module
+from csi_conformance.groundwork import files
 
 
 def test_the_report_room_names_the_one_atomic_writer() -> None:
-    assert write_module.write_atomic is schema.files.write_atomic
+    assert write_module.write_atomic is files.write_atomic

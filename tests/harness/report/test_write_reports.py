@@ -5,10 +5,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import harness.report
-from harness.core.model import RunResult, Status
-from harness.report import write_reports
-from schema import Contract, jsonio
+from csi_conformance.groundwork import jsonio
+from csi_conformance.harness import report
+from csi_conformance.harness.core.model import RunResult, Status
+from csi_conformance.harness.report import write_reports
+from csi_conformance.schema import Contract
 
 
 def test_writes_all_three_into_a_new_directory(result: RunResult, contract: Contract, tmp_path: Path) -> None:
@@ -30,10 +31,10 @@ def test_one_gate_for_every_report(passing: RunResult, contract: Contract, tmp_p
 
 
 def test_public_names() -> None:
-    assert set(harness.report.__all__) == {
+    assert set(report.__all__) == {
         "SCHEMA_PATH", "ConsoleReporter", "build_junit", "catalogue", "clause_coverage", "ensure_writable",
         "print_catalogue",
         "render_coverage_markdown", "render_html", "to_json", "write_atomic", "write_html", "write_json",
         "write_junit", "write_reports"}
-    assert all(hasattr(harness.report, name) for name in harness.report.__all__)
-    assert harness.report.SCHEMA_PATH.is_file()
+    assert all(hasattr(report, name) for name in report.__all__)
+    assert report.SCHEMA_PATH.is_file()

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from harness.verify.validity import (
+from csi_conformance.harness.verify.validity import (
     EMPTY_STATE_ROOT,
     Expected,
     element_problems,
     elements_of,
     root_agreement,
 )
-from ledger_crypto import b58encode
+from csi_conformance.ledger_crypto import b58encode
 
 TREE, OTHER = (b58encode(bytes([0, n]) + bytes(30)) for n in (7, 8))
 

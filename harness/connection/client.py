@@ -28,18 +28,17 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 import httpx
-
-from harness.core.errors import UsageError
-from harness.redact import REDACTED, Redactor
-from harness.target.body import UnsupportedEncoding, parse_json
-from harness.target.curl import CurlWire
-from harness.target.exchange import NOT_JSON, OMIT, ErrorKind, Exchange, Throttled
-from harness.target.failures import describe
-from harness.target.gate import Gate
-from harness.target.logs import redact_http_logs
-from harness.target.pacing import Pacer, backoff_delay
-from harness.target.wire import BaseWire, Wire
-from schema.jsonio import dumps
+from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.connection.body import UnsupportedEncoding, parse_json
+from csi_conformance.harness.connection.curl import CurlWire
+from csi_conformance.harness.connection.exchange import NOT_JSON, OMIT, ErrorKind, Exchange, Throttled
+from csi_conformance.harness.connection.failures import describe
+from csi_conformance.harness.connection.gate import Gate
+from csi_conformance.harness.connection.logs import redact_http_logs
+from csi_conformance.harness.connection.pacing import Pacer, backoff_delay
+from csi_conformance.harness.connection.wire import BaseWire, Wire
+from csi_conformance.harness.core.errors import UsageError
+from csi_conformance.harness.redact import REDACTED, Redactor
 
 __all__ = ["Target"]
 

@@ -6,7 +6,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from schema.retry_after import parse_retry_after
+from csi_conformance.groundwork.retry_after import parse_retry_after
 
 __all__ = ["Pacer", "backoff_delay"]
 

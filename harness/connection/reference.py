@@ -25,8 +25,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any, Literal, Protocol
 
-from harness.core.errors import UsageError
-from ledger_ingest.ledger_source import LedgerSource
+from csi_conformance.harness.core.errors import UsageError
+from csi_conformance.ledger_ingest.ledger_source import LedgerSource
 
 __all__ = ["ReferenceHandle", "bundled_reference"]
 

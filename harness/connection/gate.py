@@ -18,7 +18,7 @@ import contextlib
 import threading
 from collections.abc import Iterator
 
-from harness.target.pacing import Pacer
+from csi_conformance.harness.connection.pacing import Pacer
 
 __all__ = ["BudgetSpent", "Gate", "Halted"]
 

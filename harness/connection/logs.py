@@ -1,7 +1,7 @@
 """Keep the api-key out of the HTTP stack's own log records.
 
 The wires log every request's URL at INFO (`HTTP Request: POST https://host/?api-key=KEY …`,
-`harness.target.curl`, or httpx for an injected transport) and, at DEBUG, the response headers, in
+`harness.connection.curl`, or httpx for an injected transport) and, at DEBUG, the response headers, in
 which a target may echo the key back. A program
 that configures logging (a CI job at DEBUG, pytest's log capture) would then write the key
 wherever its handlers write. Each `Target` registers its redactor here; a filter on each of
@@ -16,12 +16,12 @@ import logging
 import threading
 import weakref
 
-from harness.redact import Redactor
+from csi_conformance.harness.redact import Redactor
 
 __all__ = ["HTTP_LOGGERS", "redact_http_logs"]
 
-HTTP_LOGGERS = ("harness.target.curl", "httpx", "httpcore.connection", "httpcore.http11", "httpcore.http2",
-                "httpcore.proxy", "httpcore.socks")
+HTTP_LOGGERS = ("csi_conformance.harness.connection.curl", "httpx", "httpcore.connection", "httpcore.http11",
+                "httpcore.http2", "httpcore.proxy", "httpcore.socks")
 
 
 class _RedactingFilter(logging.Filter):

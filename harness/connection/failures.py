@@ -27,8 +27,7 @@ import zlib
 
 import httpcore
 import httpx
-
-from harness.target.exchange import ErrorKind
+from csi_conformance.harness.connection.exchange import ErrorKind
 
 __all__ = ["describe"]
 

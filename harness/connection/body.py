@@ -13,10 +13,9 @@ import zlib
 from typing import Any
 
 import httpx
-
-from harness.target.exchange import NOT_JSON
-from schema.errors import JsonError
-from schema.jsonio import loads
+from csi_conformance.groundwork.errors import JsonError
+from csi_conformance.groundwork.jsonio import loads
+from csi_conformance.harness.connection.exchange import NOT_JSON
 
 __all__ = ["CappedBody", "UnsupportedEncoding", "parse_json", "read_capped"]
 

@@ -13,7 +13,7 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from schema.errors import JsonError
+from csi_conformance.groundwork.errors import JsonError
 
 __all__ = ["MAX_DEPTH", "dumps", "loads"]
 

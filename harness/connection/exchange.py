@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from harness.core.errors import TargetError, Timeout, Unreachable
-from harness.redact import REDACTED
+from csi_conformance.harness.core.errors import TargetError, Timeout, Unreachable
+from csi_conformance.harness.redact import REDACTED
 
 __all__ = ["NOT_JSON", "OMIT", "ErrorKind", "Exchange", "Throttled"]
 
@@ -92,7 +92,7 @@ class Exchange:
     """Seconds from the first request to the last byte, over redirect hops and 429 retries (back-off
     included, client-side pacing not)."""
     json: Any = NOT_JSON
-    """The parsed body (schema.jsonio.loads), or NOT_JSON."""
+    """The parsed body (groundwork.jsonio.loads), or NOT_JSON."""
     json_error: str | None = None
     """Why the body is not JSON."""
     error: str | None = None

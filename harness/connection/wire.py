@@ -18,8 +18,7 @@ import logging
 from collections.abc import Callable
 
 import httpx
-
-from harness.target.body import read_capped
+from csi_conformance.harness.connection.body import read_capped
 
 __all__ = ["BaseWire", "Head", "Wire", "redirect_url"]
 

@@ -33,13 +33,12 @@ from dataclasses import dataclass, field
 import certifi
 import httpx
 import pycurl
-
-from harness.target.body import CappedBody
-from harness.target.wire import BaseWire, Head, redirect_url
+from csi_conformance.harness.connection.body import CappedBody
+from csi_conformance.harness.connection.wire import BaseWire, Head, redirect_url
 
 __all__ = ["CurlWire"]
 
-_LOG = logging.getLogger("harness.target.curl")
+_LOG = logging.getLogger("csi_conformance.harness.connection.curl")
 _RESETS = {errno.ECONNRESET, errno.EPIPE, errno.ECONNABORTED}
 _RESET_TEXTS = {"Connection reset by peer": errno.ECONNRESET, "Broken pipe": errno.EPIPE}
 """libcurl's words for a reset, for when it kept no errno."""

@@ -1,0 +1,6 @@
+"""The ground floor: what every room of the kit may use, and which knows nothing of the API.
+
+`errors` (the kit's exception family), `jsonio` (JSON with exact integers), `base58`, `files` (the
+one atomic writer), `redaction` (keys out of URLs) and `retry_after` (the header's two forms).
+Nothing here imports a room above it (tests/test_layers.py).
+"""
