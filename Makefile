@@ -46,7 +46,7 @@ fuzz: $(STAMP)  # the reference under schemathesis beyond CI's bound: FUZZ_EXAMP
 	@$(BIN)/csi serve --port $(FUZZ_PORT) --prover none & pid=$$!; trap "kill $$pid" EXIT; \
 	until $(BIN)/python -c "import socket; socket.create_connection(('127.0.0.1', $(FUZZ_PORT)), 1)" 2>/dev/null; \
 	do sleep 0.2; done; \
-	SCHEMATHESIS_HOOKS=harness.fuzz.schemathesis_hooks $(BIN)/schemathesis --config-file harness/fuzz/schemathesis.toml \
+	SCHEMATHESIS_HOOKS=csi_conformance.harness.fuzz.schemathesis_hooks $(BIN)/schemathesis --config-file harness/fuzz/schemathesis.toml \
 	  run schema/dist/openapi.json --url http://127.0.0.1:$(FUZZ_PORT) -n $(or $(FUZZ_EXAMPLES),500) --seed 1
 
 soak: $(STAMP)  # many random scenario shapes certified: CSI_SOAK_EXAMPLES documents per shape (CI draws one)

@@ -15,6 +15,10 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+ROOMS = ("groundwork", "schema", "harness", "reference_server", "cases", "ledger_crypto", "ledger_ingest",
+         "ledger_proofs", "ledger_chain")
+OTHERS = ("schema", "harness", "cases")
+"""PyPI packages whose import names are folder names of this repository."""
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +41,36 @@ def test_wheel_carries_the_contract(wheel: Path) -> None:
                      "schema/spec/indexer-api-0.50.0.md",
                      "reference_server/scenario.schema.yaml", "harness/report/report.schema.json",
                      "harness/fuzz/schemathesis.toml"):
-        assert required in names, required
-    assert not any(name.startswith("tests/") for name in names)
+        assert f"csi_conformance/{required}" in names, required
+    assert not any(name.startswith(("tests/", "csi_conformance/tests/")) for name in names)
+
+
+def test_the_wheel_installs_one_name(wheel: Path) -> None:
+    """Nothing but `csi_conformance` and its metadata: no name another package may own."""
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {name.split("/")[0] for name in names} == {"csi_conformance", wheel.name.split("-py3")[0] + ".dist-info"}
+    for room in ROOMS:
+        assert f"csi_conformance/{room}/__init__.py" in names, room
+    assert any(name.startswith("csi_conformance/cases/getCompressedAccount/") for name in names)  # golden data
+
+
+def test_csi_runs_beside_pypi_schema_harness_and_cases(wheel: Path, tmp_path: Path) -> None:
+    """PyPI's `schema`, `harness` and `cases` installed beside the kit: both stay what they are."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    done = subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel), *OTHERS], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    probe = "import importlib.util as u, sys; print('\\n'.join(u.find_spec(n).origin for n in sys.argv[1:]))"
+    origins = subprocess.run([str(python), "-c", probe, *OTHERS], check=True, capture_output=True,
+                             text=True).stdout.split()
+    assert len(origins) == len(OTHERS) and not any("csi_conformance" in origin for origin in origins), origins
+    (tmp_path / "no-prover").mkdir()
+    done = subprocess.run([str(venv / "bin" / "csi"), "run"], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "CSI_PROVER_DIR": str(tmp_path / "no-prover")})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "Verdict: CONFORMANT" in done.stdout
 
 
 def test_installed_wheel_exports_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
@@ -48,14 +80,14 @@ def test_installed_wheel_exports_outside_the_checkout(wheel: Path, tmp_path: Pat
     # -S keeps the checkout's editable install out of sys.path; dependencies come from this venv.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), sysconfig.get_paths()["purelib"],
                                                          sysconfig.get_paths()["platlib"]])}
-    code = ("import sys, schema; from harness.faces.cli import main; "
+    code = ("import sys; from csi_conformance import schema; from csi_conformance.harness.faces.cli import main; "
             "assert schema.__file__.startswith(sys.argv[1]), schema.__file__; "
             "sys.exit(main(['schema', 'export', '--format', 'openapi', '-o', 'openapi.json']))")
     done = subprocess.run([sys.executable, "-S", "-c", code, str(target)], cwd=tmp_path, env=env,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "openapi.json").read_text() == (ROOT / "schema" / "dist" / "openapi.json").read_text()
-    certify = ("import sys; from harness.faces.cli import main; "
+    certify = ("import sys; from csi_conformance.harness.faces.cli import main; "
                "sys.exit(main(['run', '--only', 'health', '--only', 'crypto', '--skip', 'crypto.groth16-proof', "
                "'--report-dir', 'out']))")
     done = subprocess.run([sys.executable, "-S", "-c", certify], cwd=tmp_path, env=env, capture_output=True, text=True)
@@ -115,7 +147,8 @@ def test_the_ci_recipe_installs_a_working_csi(ci_job: Path) -> None:
                           text=True, env={**os.environ, "CSI_PROVER": "none"})
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert {p.name for p in (work / "r").iterdir()} >= {"report.json", "junit.xml", "report.html"}
-    shown = subprocess.run([str(ci_job / "venv" / "bin" / "python"), "-c", "import schema; print(schema.__file__)"],
+    where = "import csi_conformance.schema as s; print(s.__file__)"
+    shown = subprocess.run([str(ci_job / "venv" / "bin" / "python"), "-c", where],
                            cwd=work, capture_output=True, text=True, check=True).stdout
     assert shown.startswith(str(ci_job / "venv")), shown  # the installed kit, not this checkout
 

@@ -1,4 +1,4 @@
-"""Write the golden cases' requests from the bundled scenarios: `python -m cases.tools.generate_requests`.
+"""Write the golden cases' requests from the bundled scenarios: `python -m csi_conformance.cases.tools.generate_requests`.
 
 Every key, hash, address and signature is read from the reference's ledger of the scenario by
 the name the scenario gives it (`cases.tools.case_builder.Names`), never copied by hand, and the
@@ -143,7 +143,7 @@ def _files(root: Path) -> Iterator[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cases.tools.generate_requests",
+    parser = argparse.ArgumentParser(prog="python -m csi_conformance.cases.tools.generate_requests",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=CASES_DIR, help="folder of the method folders")
     parser.add_argument("--prune", action="store_true", help="delete .io files this script does not write")

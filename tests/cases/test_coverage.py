@@ -124,7 +124,7 @@ def test_request_ids_are_unique(cases: list[Case]) -> None:
 
 
 def test_the_generator_writes_the_committed_requests(cases: list[Case]) -> None:
-    """The committed files are what `python -m cases.tools.generate_requests` writes, answers aside."""
+    """The committed files are what `python -m csi_conformance.cases.tools.generate_requests` writes, answers aside."""
     committed = {case.name: write_case(case).split("\n<< ")[0] for case in cases}
     generated = {case.name: write_case(case).rstrip("\n") for case in generate()}
     assert committed == generated
