@@ -5,12 +5,8 @@ failures are named. Per HTTP request (a redirect hop or a 429 retry is a new req
 target gets `timeout` seconds in total, body included.
 
 Requests go through libcurl (`curl.CurlWire`), or through an httpx transport given as `transport`
-(`wire.Wire`). Redirects are never followed by either. A redirect to another origin (scheme,
-host, port) is refused and never sent the key. A same-origin 307 or 308 is followed with the
-same method and body, as those codes require, keeping the api-key, up to `max_redirects` hops,
-and a hop back to a URL already visited is a loop. A 301, 302 or 303 is recorded as it is, not
-followed: those codes allow the client to switch to GET, which would drop the JSON-RPC body, so
-following them would be guessing what the target meant; the checks judge the 30x.
+(`wire.Wire`). Both apply one `policy.Policy` (redirects, the head and body caps, the deadline):
+neither follows a redirect itself; the Target asks the policy's `RedirectTrail` where each leads.
 
 Cookies are never kept, so each request stands alone and `Exchange.curl()` repeats it
 exactly. Proxies from the environment are not used.
@@ -36,15 +32,13 @@ from csi_conformance.harness.connection.failures import describe
 from csi_conformance.harness.connection.gate import Gate
 from csi_conformance.harness.connection.logs import redact_http_logs
 from csi_conformance.harness.connection.pacing import Pacer, backoff_delay
+from csi_conformance.harness.connection.policy import DEFAULT_PORTS, Policy, RedirectRefused
 from csi_conformance.harness.connection.wire import BaseWire, Wire
 from csi_conformance.harness.core.errors import UsageError
 from csi_conformance.harness.redact import REDACTED, Redactor
 
 __all__ = ["Target"]
 
-_REDIRECTS = frozenset({301, 302, 303, 307, 308})
-_SAME_BODY_REDIRECTS = frozenset({307, 308})
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 _HEADERS = {"user-agent": "csi-conformance", "accept-encoding": "identity"}
 
 
@@ -84,12 +78,12 @@ class Target:
         base_url: str,
         *,
         api_key: str | None = None,
-        timeout: float = 10.0,
-        max_response_bytes: int = 8 * 1024 * 1024,
+        timeout: float = Policy.timeout,
+        max_response_bytes: int = Policy.max_response_bytes,
         rate: float | None = None,
         max_429_retries: int = 3,
         max_backoff: float = 5.0,
-        max_redirects: int = 5,
+        max_redirects: int = Policy.max_redirects,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         """Raises UsageError for a base URL or a bound that cannot work; nothing is sent yet.
@@ -100,19 +94,15 @@ class Target:
         requests per second. `transport` replaces the network (tests, in-process servers); the
         deadline is then enforced between body chunks only, as the transport may have no socket.
         """
-        _require(timeout > 0, "timeout must be positive")
-        _require(max_response_bytes > 0, "max_response_bytes must be positive")
+        self.policy = Policy(timeout=timeout, max_response_bytes=max_response_bytes, max_redirects=max_redirects)
         _require(rate is None or rate > 0, "rate must be positive")
-        _require(min(max_429_retries, max_redirects) >= 0 and max_backoff >= 0, "retry bounds must not be negative")
+        _require(max_429_retries >= 0 and max_backoff >= 0, "retry bounds must not be negative")
         self._base, self._query, url_key = _split_base_url(base_url)
         self._key = api_key if api_key is not None else url_key
         self.redactor = Redactor(k for k in (self._key, url_key) if k)
         redact_http_logs(self.redactor)  # the wire logs every URL it requests, key included
-        self._timeout = timeout
-        self._cap = max_response_bytes
         self._max_retries = max_429_retries
         self._max_backoff = max_backoff
-        self._max_redirects = max_redirects
         self.gate = Gate(pacer=Pacer(rate))
         self._sent_here = 0
         self._paced = 0.0
@@ -131,8 +121,8 @@ class Target:
 
     def _new_wire(self, *, owns_transport: bool) -> BaseWire:
         if self._transport is None:  # no cookie kept by either wire
-            return CurlWire(headers=_HEADERS, cancelled=self.gate.cancelled)
-        return Wire(self._transport, timeout=self._timeout, headers=_HEADERS, owns_transport=owns_transport)
+            return CurlWire(policy=self.policy, headers=_HEADERS, cancelled=self.gate.cancelled)
+        return Wire(self._transport, policy=self.policy, headers=_HEADERS, owns_transport=owns_transport)
 
     @property
     def api_key(self) -> str | None:
@@ -252,30 +242,20 @@ class Target:
         return self._record(sent, url, answer, tuple(throttled), elapsed)
 
     def _attempt(self, sent: _Request, url: str) -> _Answer:
-        """Send, then follow same-origin 307/308 redirects as the module docstring describes."""
-        visited = {self._wire.normal(url)}
-        hops: list[str] = []
+        """Send, then go where the policy's `RedirectTrail` says each redirect leads."""
+        trail = self.policy.redirects(self._wire.normal(url), self._key if sent.with_key else None, self.redactor.url)
         while True:
             answer = self._once(sent, url)
-            answer.hops = hops
-            location = answer.location
-            if answer.error is not None or answer.status not in _REDIRECTS or location is None:
+            answer.hops = trail.hops
+            if answer.error is not None:
                 return answer
             try:
-                here, there = httpx.URL(url), httpx.URL(url).join(location.strip())
-            except (httpx.InvalidURL, ValueError, TypeError):
-                return _failed(answer, "redirect", f"redirect to an unusable location: {self.redactor.url(location)}")
-            if _origin(there) != _origin(here):
-                return _failed(answer, "redirect", f"redirect to another host refused: {self.redactor.url(location)}")
-            if answer.status not in _SAME_BODY_REDIRECTS:
+                there = trail.follow(answer.status, answer.location)
+            except RedirectRefused as exc:
+                return _failed(answer, "redirect", str(exc))
+            if there is None:
                 return answer
-            url = self._keep_key(there, sent.with_key)
-            if url in visited:
-                return _failed(answer, "redirect", f"redirect loop: back to {self.redactor.url(url)}")
-            if len(hops) >= self._max_redirects:
-                return _failed(answer, "redirect", f"too many redirects: more than {self._max_redirects}")
-            visited.add(url)
-            hops.append(self.redactor.url(url))
+            url = there
 
     def _once(self, sent: _Request, url: str) -> _Answer:
         """One HTTP request on the wire, within the total deadline and the size cap."""
@@ -289,14 +269,14 @@ class Target:
             answer.location = next((value for name, value in headers if name == "location"), None)
 
         try:
-            if self._wire.fetch(sent.http_method, url, sent.body, sent.content_type, cap=self._cap, into=answer.body,
-                                deadline_at=time.monotonic() + self._timeout, on_head=head):
-                return _failed(answer, "too-large", f"response over {self._cap} bytes")
+            if self._wire.fetch(sent.http_method, url, sent.body, sent.content_type, into=answer.body,
+                                deadline_at=self.policy.deadline_at(), on_head=head):
+                return _failed(answer, "too-large", self.policy.over_cap)
             answer.complete = True
         except UnsupportedEncoding as exc:
             _failed(answer, "encoding", str(exc))
         except Exception as exc:  # the boundary: see failures.describe
-            kind, message = describe(exc, timeout=self._timeout)
+            kind, message = describe(exc, timeout=self.policy.timeout)
             if kind == "timeout":
                 message += " (no response)" if answer.status is None else f" ({len(answer.body)} body bytes read)"
             _failed(answer, kind, self.redactor.text(message))
@@ -341,22 +321,11 @@ class Target:
                 self._urls[wire_path, with_key] = url
         return url
 
-    def _keep_key(self, there: httpx.URL, with_key: bool) -> str:
-        """The redirect target, with our api-key added when the location dropped it (same origin only)."""
-        if not with_key or not self._key or "api-key" in there.params:
-            return str(there)
-        extra = f"api-key={quote(self._key, safe='')}"
-        query = there.query.decode("ascii")
-        return str(there.copy_with(query=(f"{query}&{extra}" if query else extra).encode("ascii")))
 
 
 def _failed(answer: _Answer, kind: ErrorKind, message: str) -> _Answer:
     answer.kind, answer.error = kind, message
     return answer
-
-
-def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
-    return url.scheme, url.host.lower(), url.port or _DEFAULT_PORTS.get(url.scheme)
 
 
 def _split_base_url(base_url: str) -> tuple[str, list[str], str | None]:
@@ -365,7 +334,7 @@ def _split_base_url(base_url: str) -> tuple[str, list[str], str | None]:
         url = httpx.URL(base_url)
     except httpx.InvalidURL as exc:
         raise UsageError(f"not a usable base URL: {exc}") from exc
-    _require(url.scheme in _DEFAULT_PORTS and bool(url.host), "the base URL must be http:// or https:// with a host")
+    _require(url.scheme in DEFAULT_PORTS and bool(url.host), "the base URL must be http:// or https:// with a host")
     members = [m for m in url.query.decode("ascii").split("&") if m]
     others = [m for m in members if m.split("=", 1)[0] != "api-key"]
     key = url.params.get("api-key") or None

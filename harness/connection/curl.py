@@ -11,6 +11,8 @@ It does what the Target asked of httpx:
 - TLS verified against certifi's CAs, as httpx's default context; no proxy from the environment;
   no redirect followed; no cookie kept; nothing decoded (`CappedBody` decodes gzip and deflate
   within the cap, and a body over the cap ends the transfer);
+- the rules of `policy.Policy` as `Wire` applies them: the head is checked once it is in, before it is
+  reported (a head the policy refuses ends the transfer before its body is read);
 - the request headers of `Wire` (Accept, Accept-Encoding, Connection, User-Agent, Content-Type);
 - a Ctrl-C or SIGTERM while a request waits ends it at once, as it ends a socket read
   (`_let_signals_in`); a handle on another thread, which no signal reaches, ends its request as soon
@@ -28,13 +30,15 @@ import math
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import certifi
 import httpx
 import pycurl
 from csi_conformance.harness.connection.body import CappedBody
-from csi_conformance.harness.connection.wire import BaseWire, Head, redirect_url
+from csi_conformance.harness.connection.policy import Policy
+from csi_conformance.harness.connection.wire import BaseWire, Head
 
 __all__ = ["CurlWire"]
 
@@ -69,43 +73,42 @@ class CurlWire(BaseWire):
     Not thread-safe, as the Target is not.
     """
 
-    def __init__(self, *, headers: dict[str, str], cancelled: threading.Event | None = None) -> None:
-        super().__init__(headers=headers)
+    def __init__(self, *, policy: Policy, headers: dict[str, str], cancelled: threading.Event | None = None) -> None:
+        super().__init__(policy=policy, headers=headers)
         self._cancelled = cancelled or threading.Event()
         self._curl = pycurl.Curl()
         self._sent_headers = [f"{name}: {value}" for name, value in self._headers] + ["Expect:"]
         self._header_lists: dict[str | None, list[str]] = {}
-        self._state = _Transfer(0, bytearray())
+        self._state = _Transfer(0, bytearray(), lambda head: None)
         self._plain = False  # whether the handle holds only the options `_options` sets
 
     def fetch(self, method: str, url: str, body: bytes, content_type: str | None, *, deadline_at: float,
-              cap: int, into: bytearray, on_head: Head) -> bool:
+              into: bytearray, on_head: Head) -> bool:
         self._check_open()
         text = self.written(url)
-        self._state = state = _Transfer(cap, into)
+        self._state = state = _Transfer(self.policy.max_response_bytes, into, lambda head: self._check_head(text, head))
         curl = self._curl
         self._configure(method, text, body, content_type, deadline_at)
+        failure: Exception | None = None
         try:
             curl.perform()
         except pycurl.error as exc:
             if self._cancelled.is_set():
                 raise KeyboardInterrupt from None  # the run was interrupted while this request was out
-            head = state.head()
-            _report(head, on_head)
-            if state.failure is not None:
-                raise state.failure from None
-            if state.over:
-                return True
-            raise _translated(exc, curl)  # noqa: B904  (its __cause__ says whether the connection was reset)
-        else:
-            head = state.head()
+            # its __cause__ says whether the connection was reset
+            failure = state.failure or (None if state.over else _translated(exc, curl))
         finally:
             _log(method, text, state)
-        location = head.headers.get("location")
-        if head.status in (301, 302, 303, 307, 308) and location is not None:
-            redirect_url(self.url(text), location)  # a Location that is no URL: a protocol error, as in `Wire`
-        _report(head, on_head)
-        return state.finish(head)
+        head = state.head()
+        if head.complete and head.status is not None:
+            self._check_head(text, head)
+            on_head(head.status, list(head.headers.items()))
+        if failure is not None:
+            raise failure
+        return state.over or state.finish(head)
+
+    def _check_head(self, url: str, head: _Head) -> None:
+        self.policy.check_head(self.url(url), head.status or 0, head.headers, head.field_count, head.field_bytes)
 
     def close(self) -> None:
         super().close()
@@ -159,18 +162,21 @@ class CurlWire(BaseWire):
 @dataclass
 class _Head:
     """A response head: its status line and its headers, names in lower case, repeated ones joined
-    by ", " (as httpx's `Headers.items()`); `complete` once its blank line came."""
+    by ", " (as httpx's `Headers.items()`); `complete` once its blank line came. `field_count` and
+    `field_bytes` are what `Policy.check_head` bounds: its fields, and the bytes of their names and values."""
 
     status: int | None = None
     reason: str = ""
     headers: dict[str, str] = field(default_factory=dict)
     complete: bool = False
+    field_count: int = 0
+    field_bytes: int = 0
 
 
 def _read_head(lines: list[bytes]) -> _Head:
     """The last head in the lines libcurl handed over: an interim 1xx head may come first, and a
     chunked body's trailer lines after it."""
-    head, fields = _Head(), []
+    head, fields, size = _Head(), [], 0
     for line in lines:
         try:
             text = line.decode("utf-8")
@@ -180,16 +186,20 @@ def _read_head(lines: list[bytes]) -> _Head:
             parts = text.split(None, 2)
             head = _Head(int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None,
                          parts[2].strip() if len(parts) > 2 else "")
-            fields = []
+            fields, size = [], 0
         elif head.complete:
             break  # a trailer
         elif not text.strip():
             head.complete = head.status is not None
         elif text[:1] in " \t" and fields:
             fields[-1] = (fields[-1][0], f"{fields[-1][1]} {text.strip()}")
+            size += 1 + len(line.strip())  # folded into the field's value after a space
         elif ":" in text:
             name, _, value = text.partition(":")
             fields.append((name.strip().lower(), value.strip()))
+            raw_name, _, raw_value = line.partition(b":")
+            size += len(raw_name.strip()) + len(raw_value.strip())
+    head.field_count, head.field_bytes = len(fields), size
     for name, value in fields:
         head.headers[name] = f"{head.headers[name]}, {value}" if name in head.headers else value
     return head
@@ -198,8 +208,9 @@ def _read_head(lines: list[bytes]) -> _Head:
 class _Transfer:
     """What one transfer received: the head's lines as libcurl hands them over, the body capped."""
 
-    def __init__(self, cap: int, into: bytearray) -> None:
+    def __init__(self, cap: int, into: bytearray, check_head: Callable[[_Head], None]) -> None:
         self.cap, self.into = cap, into
+        self._check_head = check_head
         self.lines: list[bytes] = []
         self.body: CappedBody | None = None
         self.over = False
@@ -214,12 +225,13 @@ class _Transfer:
 
     def write(self, chunk: bytes) -> int | None:
         try:
-            if self.body is None:
+            if self.body is None:  # the head is in: the policy may refuse it before its body is read
+                self._check_head(self.head())
                 self.body = CappedBody(self.head().headers.get("content-encoding"), self.cap, self.into)
             if self.body.feed(chunk):
                 self.over = True
                 return 0  # ends the transfer
-        except Exception as exc:  # an undecodable or unsupported body: raised once the transfer has ended
+        except Exception as exc:  # a refused head, an undecodable body: raised once the transfer has ended
             self.failure = exc
             return 0
         return None
@@ -248,11 +260,6 @@ def _let_signals_in(_down_total: int, _down: int, _up_total: int, _up: int) -> N
     only between its own bytecodes, so without it a Ctrl-C (or the SIGTERM a CI timeout sends) would
     wait for the request's deadline. The KeyboardInterrupt it lets in ends the transfer, and
     `perform` raises it."""
-
-
-def _report(head: _Head, on_head: Head) -> None:
-    if head.complete and head.status is not None:
-        on_head(head.status, list(head.headers.items()))
 
 
 def _log(method: str, url: str, state: _Transfer) -> None:

@@ -1,13 +1,15 @@
-"""The wires a `Target` sends its requests on: what they share (`BaseWire`), and `Wire`, one HTTP
-request through an injected httpx transport (tests, in-process servers), as `httpx.Client` sends
-it minus what `Target` turns off. Network targets go through `curl.CurlWire`.
+"""The wires a `Target` sends its requests on: what they share (`BaseWire`: the headers, the parsed
+URLs, the `Policy` both apply), and `Wire`, one HTTP request through an injected httpx transport
+(tests, in-process servers), as `httpx.Client` sends it minus what `Target` turns off. Network
+targets go through `curl.CurlWire`.
 
 The Target follows no redirect, keeps no cookie, uses no auth, proxy or base URL, and builds
 every URL itself. `httpx.Client.send` would still pay for each of those layers on every request
 (its cookie jar alone copies every response's headers into an `email.Message`). So `Wire` builds
 the `httpx.Request` with the headers the Client would send, in the Client's order, and hands it to
 the transport; what the Client still does with an unfollowed 30x (read its Location, a protocol
-error when that is no URL) and its `HTTP Request:` log record (redacted by `logs`) are kept.
+error when that is no URL: `Policy.check_head`, for both wires) and its `HTTP Request:` log record
+(redacted by `logs`) are kept.
 Parsed URLs are kept too: a run sends thousands of requests to a few URLs.
 tests/harness/test_target.py compares each request with the one httpx.Client builds.
 """
@@ -19,8 +21,9 @@ from collections.abc import Callable
 
 import httpx
 from csi_conformance.harness.connection.body import read_capped
+from csi_conformance.harness.connection.policy import Policy
 
-__all__ = ["BaseWire", "Head", "Wire", "redirect_url"]
+__all__ = ["BaseWire", "Head", "Wire"]
 
 _LOG = logging.getLogger("httpx")
 _CLIENT_HEADERS = (("Accept", "*/*"), ("Connection", "keep-alive"))
@@ -31,10 +34,11 @@ Head = Callable[[int, list[tuple[str, str]]], None]
 
 
 class BaseWire:
-    """What every wire shares: the request headers, parsed URLs (a run sends thousands of requests to a
-    few URLs), and `fetch`, which sends one request and reads its answer within a cap."""
+    """What every wire shares: the `policy` it applies, the request headers, parsed URLs (a run sends
+    thousands of requests to a few URLs), and `fetch`, which sends one request and reads its answer."""
 
-    def __init__(self, *, headers: dict[str, str]) -> None:
+    def __init__(self, *, policy: Policy, headers: dict[str, str]) -> None:
+        self.policy = policy
         self._headers = [*_CLIENT_HEADERS, *headers.items()]
         self._urls: dict[str, tuple[httpx.URL, str]] = {}
         self._closed = False
@@ -64,11 +68,12 @@ class BaseWire:
         return parsed
 
     def fetch(self, method: str, url: str, body: bytes, content_type: str | None, *, deadline_at: float,
-              cap: int, into: bytearray, on_head: Head) -> bool:
-        """Send one request; give its status and headers (lower-case names, repeats joined) to `on_head`
-        once they are in; append its body, decoded and capped (`CappedBody`), to `into`. True when the
-        body was longer than `cap`. Raises httpx's exceptions (and `UnsupportedEncoding`) for a
-        failure, after `on_head` when the head was complete."""
+              into: bytearray, on_head: Head) -> bool:
+        """Send one request; once its head is in and passed `Policy.check_head`, give its status and
+        headers (lower-case names, repeats joined) to `on_head`; append its body, decoded and capped at
+        the policy's `max_response_bytes` (`CappedBody`), to `into`. True when the body was longer.
+        Raises httpx's exceptions (and `UnsupportedEncoding`) for a failure, after `on_head` when the
+        head was complete and within the policy."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -82,19 +87,19 @@ class BaseWire:
 class Wire(BaseWire):
     """Requests through one httpx transport (a test's or an in-process server's): its pool is reused."""
 
-    def __init__(self, transport: httpx.BaseTransport, *, timeout: float, headers: dict[str, str],
+    def __init__(self, transport: httpx.BaseTransport, *, policy: Policy, headers: dict[str, str],
                  owns_transport: bool = True) -> None:
-        super().__init__(headers=headers)
+        super().__init__(policy=policy, headers=headers)
         self.transport = transport
         self._owns_transport = owns_transport
-        self._extensions = {"timeout": httpx.Timeout(timeout).as_dict()}
+        self._extensions = {"timeout": httpx.Timeout(policy.timeout).as_dict()}  # each phase; the total between chunks
 
     def fetch(self, method: str, url: str, body: bytes, content_type: str | None, *, deadline_at: float,
-              cap: int, into: bytearray, on_head: Head) -> bool:
+              into: bytearray, on_head: Head) -> bool:
         response = self.open(method, url, body, content_type)
         try:
             on_head(response.status_code, list(response.headers.items()))
-            return read_capped(response, cap, deadline_at, into)
+            return read_capped(response, self.policy.max_response_bytes, deadline_at, into)
         finally:
             response.close()
 
@@ -109,12 +114,13 @@ class Wire(BaseWire):
         if _LOG.isEnabledFor(logging.INFO):
             _LOG.info('HTTP Request: %s %s "%s %d %s"', request.method, request.url, response.http_version,
                       response.status_code, response.reason_phrase)
-        if response.has_redirect_location:
-            try:
-                redirect_url(request.url, response.headers["Location"])
-            except BaseException:
-                response.close()
-                raise
+        raw = response.headers.raw
+        try:
+            self.policy.check_head(request.url, response.status_code, response.headers, len(raw),
+                                   sum(len(name) + len(value) for name, value in raw))
+        except BaseException:
+            response.close()
+            raise
         return response
 
     def close(self) -> None:
@@ -122,16 +128,3 @@ class Wire(BaseWire):
         if self._owns_transport:  # a fork's wire shares its first handle's transport
             self.transport.close()
 
-
-def redirect_url(url: httpx.URL, location: str) -> httpx.URL:
-    """The Location of a 30x read as httpx.Client reads it even when it does not follow it: a Location
-    that is no URL is a protocol error of the target (`Target` then judges the rest of the redirect)."""
-    try:
-        there = httpx.URL(location)
-    except httpx.InvalidURL as exc:
-        raise httpx.RemoteProtocolError(f"Invalid URL in location header: {exc}.") from None
-    if there.scheme and not there.host:
-        there = there.copy_with(host=url.host)
-    if there.is_relative_url:
-        there = url.join(there)
-    return there
