@@ -1,4 +1,5 @@
-"""`csi schema export`: write the contract as JSON Schema, OpenAPI 3.1 or OpenRPC."""
+"""`csi schema export`: write the contract as JSON Schema, OpenAPI 3.1 or OpenRPC; `csi schema diff`: how an
+OpenAPI document differs from a contract of the kit."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import sys
 from pathlib import Path
 
 from csi_conformance.groundwork.errors import CsiError, UsageError
+from csi_conformance.schema.apis import DEFAULT_API
 from csi_conformance.schema.contract import Contract
+from csi_conformance.schema.diff import diff_document, read_document
 from csi_conformance.schema.export import EXPORTS, render
 
 __all__ = ["register"]
@@ -22,6 +25,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
     export.add_argument("--dir", type=Path, help="with --format all: the folder to write the three files into")
     export.set_defaults(handler=_export)
+    diff = actions.add_parser("diff", help="how an OpenAPI document differs from a contract of the kit "
+                                           "(exit 0 when identical, 1 when they differ)")
+    diff.add_argument("file", type=Path, metavar="FILE", help="the OpenAPI document (YAML or JSON)")
+    diff.add_argument("--api", default=DEFAULT_API, metavar="NAME",
+                      help=f"the contract to compare with (default: {DEFAULT_API}, the spec's)")
+    diff.set_defaults(handler=_diff)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -41,6 +50,19 @@ def _export(args: argparse.Namespace) -> int:
         _write(args.output, text)
         print(f"wrote {args.output} ({args.format})")
     return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    contract = Contract.for_api(args.api)
+    differences = diff_document(read_document(args.file), contract)
+    for difference in differences:
+        print(difference)
+    if not differences:
+        print(f"{args.file}: no difference from the contract {contract.version}")
+        return 0
+    methods = len({d.method for d in differences if d.method})
+    print(f"{len(differences)} differences from the contract {contract.version} ({methods} methods differ)")
+    return 1
 
 
 def _write(path: Path, text: str) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from csi_conformance.groundwork.errors import ContractError
+from csi_conformance.schema.apis import DEFAULT_API, SCHEMA_DIR, api_directories
 from csi_conformance.schema.loader import load_sources
 from csi_conformance.schema.model import Ambiguity, Clause, Method
 from csi_conformance.schema.shapes import Shape, allows_null, shapes_under
@@ -24,8 +25,7 @@ from csi_conformance.schema.validation import Validator
 
 __all__ = ["SCHEMA_DIR", "SPEC_VERSION", "Contract", "Readings"]
 
-SCHEMA_DIR = Path(__file__).resolve().parent
-SPEC_VERSION = "0.50.0"
+SPEC_VERSION = DEFAULT_API
 
 Readings = Mapping[str, Collection[str]]
 """Accepted readings per ambiguity id; an id left out accepts every reading."""
@@ -58,10 +58,14 @@ class Contract:
     def __init__(self, directory: Path = SCHEMA_DIR) -> None:
         sources = load_sources(directory)
         self.directory = directory
-        self.version = SPEC_VERSION
+        self.manifest: Mapping[str, Any] = sources.manifest or {}
+        """What a contract that extends another says of itself (name, extends, source); empty for the spec's."""
+        self.version = self.manifest.get("name", SPEC_VERSION)
+        """The contract's name: the spec's version, or the name of the contract that extends it."""
         self.clauses: dict[str, Clause] = sources.clauses
         self.ambiguities: dict[str, Ambiguity] = sources.ambiguities
         self.methods: dict[str, Method] = sources.methods
+        self._inherited = frozenset(sources.base.methods) if sources.base else frozenset()
         self._base_defs = {**sources.defs, **self._method_defs()}
         self._validators: dict[tuple[str, tuple], Validator] = {}
         self._reachable: dict[str, tuple[str, ...]] = {}
@@ -73,6 +77,26 @@ class Contract:
     def default(cls) -> Contract:
         """The contract shipped with the kit, loaded once per process."""
         return cls()
+
+    @classmethod
+    @cache
+    def for_api(cls, name: str) -> Contract:
+        """A contract the kit ships, by name (`0.50.0`, the default; `photon-366a15b`), loaded once per process."""
+        if name == SPEC_VERSION:
+            return cls.default()
+        directories = api_directories()
+        if name not in directories:
+            raise ContractError(f"unknown API {name!r}: the kit's contracts are {', '.join(directories)}")
+        return cls(directories[name])
+
+    @property
+    def extends(self) -> str | None:
+        """The name of the contract this one extends, None for the spec's."""
+        return self.manifest.get("extends", {}).get("api")
+
+    def own_methods(self) -> tuple[str, ...]:
+        """The methods this contract adds to the one it extends (all of them for the spec's), in row order."""
+        return tuple(name for name in self.methods if name not in self._inherited)
 
     # -- lookups -----------------------------------------------------------------------
     def method(self, name: str) -> Method:

@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 from csi_conformance.groundwork.errors import ContractError
+from csi_conformance.schema.apis import DEFAULT_API, MANIFEST
 from csi_conformance.schema.model import (
     Ambiguity,
     Clause,
@@ -40,8 +41,12 @@ def read_yaml(path: Path) -> Any:
 class Sources:
     """The parsed sources: clauses, ambiguities, methods, and every `$defs` entry by name."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, manifest: dict | None = None) -> None:
         self.directory = directory
+        self.manifest = manifest
+        """The manifest of a contract that extends another; None for the spec's."""
+        self.base: Sources | None = None
+        self.meta_dir = directory / "meta"
         self.clauses: dict[str, Clause] = {}
         self.ambiguities: dict[str, Ambiguity] = {}
         self.methods: dict[str, Method] = {}
@@ -56,30 +61,82 @@ class Sources:
 
 
 def load_sources(directory: Path) -> Sources:
-    """Load and cross-check every source file below `directory`."""
-    sources = Sources(directory)
-    _load_clauses(sources, directory / "clauses.yaml")
-    for name in ("components.yaml", "envelope.yaml"):
-        for key, schema in (read_yaml(directory / name) or {}).get("$defs", {}).items():
-            sources.add_def(key, schema, name)
-    _load_ambiguities(sources, directory / "ambiguities.yaml")
-    method_files = sorted((directory / "methods").glob("*.yaml"))
+    """Load and cross-check every source file below `directory`: the spec's contract, or one that extends
+    another (a folder with a manifest, `api.yaml`), read on top of the contract it names."""
+    manifest = _manifest(directory)
+    if manifest is None:
+        sources = Sources(directory)
+        _load_clauses(sources, directory / "clauses.yaml")
+        for name in ("components.yaml", "envelope.yaml"):
+            _load_defs(sources, directory / name)
+        _load_ambiguities(sources, directory / "ambiguities.yaml")
+        meta_dir = directory / "meta"
+    else:
+        sources = _extended(directory, manifest)
+        _load_clauses(sources, directory / "clauses.yaml", practice=True)
+        _load_defs(sources, directory / "components.yaml")
+        meta_dir = sources.meta_dir
+    _load_methods(sources, directory / "methods", meta_dir)
+    _check_clauses(sources)
+    _check_refs(sources)
+    return sources
+
+
+def _load_defs(sources: Sources, path: Path) -> None:
+    for key, schema in (read_yaml(path) or {}).get("$defs", {}).items():
+        sources.add_def(key, schema, path.name)
+
+
+def _manifest(directory: Path) -> dict | None:
+    """The manifest of a contract that extends another; None for the spec's contract (no manifest)."""
+    path = directory / MANIFEST
+    if not path.is_file():
+        return None
+    data = read_yaml(path)
+    meta_dir = (directory / str((data or {}).get("extends", {}).get("path", ".."))).resolve() / "meta"
+    _check_shape(Validator(read_yaml(meta_dir / "manifest.yaml")), data, path)
+    if data["name"] != directory.name:
+        raise ContractError(f"{path}: name {data['name']!r} differs from the folder's name {directory.name!r}")
+    return data
+
+
+def _extended(directory: Path, manifest: dict) -> Sources:
+    """A contract's sources that start as a copy of the contract it extends."""
+    extends = manifest["extends"]
+    base_dir = (directory / extends["path"]).resolve()
+    base_manifest = _manifest(base_dir)
+    base_name = base_manifest["name"] if base_manifest else DEFAULT_API
+    if base_name != extends["api"]:
+        raise ContractError(f"{directory / MANIFEST}: extends {extends['api']!r}, but {base_dir} holds {base_name!r}")
+    base = load_sources(base_dir)
+    sources = Sources(directory, manifest)
+    sources.base = base
+    sources.meta_dir = base.meta_dir
+    sources.clauses.update(base.clauses)
+    sources.ambiguities.update(base.ambiguities)
+    sources.methods.update(base.methods)
+    sources.defs.update(base.defs)
+    sources.origin.update({name: f"{base_dir.name}/{origin}" for name, origin in base.origin.items()})
+    return sources
+
+
+def _load_methods(sources: Sources, methods_dir: Path, meta_dir: Path) -> None:
+    method_files = sorted(methods_dir.glob("*.yaml"))
     if not method_files:
-        raise ContractError(f"{directory / 'methods'}: no method files")
+        raise ContractError(f"{methods_dir}: no method files")
     raw = {path.stem: (path, read_yaml(path)) for path in method_files}
-    meta = Validator(read_yaml(directory / "meta" / "method.yaml"))
+    meta = Validator(read_yaml(meta_dir / "method.yaml"))
     for stem, (path, data) in raw.items():
         _check_shape(meta, data, path)
         if data["name"] != stem:
             raise ContractError(f"{path}: name {data['name']!r} differs from the file name")
+        if stem in sources.methods:
+            raise ContractError(f"{path}: method {stem!r} is already in the contract this one extends")
     for stem, (path, data) in sorted(raw.items(), key=lambda item: item[1][1]["row"]):
         target = raw.get(data.get("alias_of", stem))
         if target is None:
             raise ContractError(f"{path}: alias_of names an unknown method {data['alias_of']!r}")
         sources.methods[stem] = _method(data, _alias_body(data, target[1]), path)
-    _check_clauses(sources)
-    _check_refs(sources)
-    return sources
 
 
 def _check_shape(meta: Validator, data: Any, path: Path) -> None:
@@ -88,18 +145,28 @@ def _check_shape(meta: Validator, data: Any, path: Path) -> None:
         raise ContractError(f"{path}: " + "; ".join(str(p) for p in problems[:5]))
 
 
-def _load_clauses(sources: Sources, path: Path) -> None:
+def _load_clauses(sources: Sources, path: Path, *, practice: bool = False) -> None:
+    """Read clauses.yaml; with `practice` (a contract that extends the spec's) every clause says its basis and
+    its source, and none may restate a clause it inherits."""
     for clause_id, entry in (read_yaml(path) or {}).items():
         if not isinstance(entry, dict) or "text" not in entry or "section" not in entry:
             raise ContractError(f"{path}: clause {clause_id!r} needs section and text")
         if not isinstance(entry.get("quote", ""), str) or set(entry) - CLAUSE_FIELDS:
             raise ContractError(f"{path}: clause {clause_id!r}: members are {sorted(CLAUSE_FIELDS)}, quote a string")
+        basis, source = entry.get("basis"), entry.get("source")
+        if (basis is not None or practice) and (basis not in BASES or not isinstance(source, str) or not source):
+            raise ContractError(f"{path}: clause {clause_id!r} needs basis (one of {list(BASES)}) and a source")
+        if str(clause_id) in sources.clauses:
+            raise ContractError(f"{path}: clause {clause_id!r} is already in the contract this one extends")
         sources.clauses[str(clause_id)] = Clause(
-            str(clause_id), str(entry["section"]), entry["text"], entry.get("excluded"), entry.get("quote")
+            str(clause_id), str(entry["section"]), entry["text"], entry.get("excluded"), entry.get("quote"),
+            basis, source,
         )
 
 
-CLAUSE_FIELDS = {"section", "text", "excluded", "quote"}
+CLAUSE_FIELDS = {"section", "text", "excluded", "quote", "basis", "source"}
+BASES = ("observed-practice",)
+"""What a clause that is not the spec's rests on."""
 
 
 def _load_ambiguities(sources: Sources, path: Path) -> None:

@@ -33,6 +33,10 @@ class Clause:
     excluded: str | None = None
     quote: str | None = None
     """The spec's own words for the rule, verbatim from its section; None for the ledger's rules."""
+    basis: str | None = None
+    """What the rule rests on when it is not the spec's: `observed-practice` (a contract that extends the spec)."""
+    source: str | None = None
+    """Where the practice is seen: a path and commit of an implementation's code, or a client's call."""
 
     @property
     def silent(self) -> bool:
