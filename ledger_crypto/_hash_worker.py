@@ -34,3 +34,7 @@ def _read(stdin: BinaryIO, requests: queue.SimpleQueue[bytes | None]) -> None:
     while len(header := stdin.read(8)) == 8:
         requests.put(stdin.read(int.from_bytes(header, "little")))
     requests.put(None)
+
+
+if __name__ == "__main__":
+    main()

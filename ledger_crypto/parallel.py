@@ -20,7 +20,6 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
-from pathlib import Path
 from typing import TypeVar
 
 from .hashing import poseidon
@@ -34,7 +33,7 @@ T = TypeVar("T")
 Rows = Sequence[Sequence[bytes]]
 
 _SEGMENT = 131_072  # rows of one poseidon_many in flight at once: bounds what the pipes hold
-_PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
+_WORKER_MODULE = f"{__package__}._hash_worker"
 _STATE: ContextVar[tuple[tuple[_Worker, ...], int] | None] = ContextVar("ledger_crypto_hashing_pool", default=None)
 """The open block's workers and the smallest batch it shares; None outside any block."""
 
@@ -43,8 +42,8 @@ class _Worker:
     """One hashing subprocess: a request is a pickled list of rows, the answer their hashes joined."""
 
     def __init__(self) -> None:
-        code = f"import sys; sys.path.insert(0, {_PACKAGE_ROOT!r}); from ledger_crypto._hash_worker import main; main()"
-        self.process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.process = subprocess.Popen([sys.executable, "-m", _WORKER_MODULE], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE)
 
     def send(self, rows: Rows) -> None:
         """Queue a request; the worker drains its input at once, so this never waits on hashing."""

@@ -6,7 +6,7 @@ every server. `schemathesis.toml` here turns them off, and `schemathesis_hooks` 
 `jsonrpc_envelope`, which checks the envelope and the result against the contract instead:
 
     SCHEMATHESIS_HOOKS=harness.fuzz.schemathesis_hooks \\
-      schemathesis --config-file "$(python -c 'import harness.fuzz as f; print(f.CONFIG)')" \\
+      schemathesis --config-file "$(python -c 'import csi_conformance.harness.fuzz as f; print(f.CONFIG)')" \\
       run schema/dist/openapi.json --url http://127.0.0.1:8784
 """
 

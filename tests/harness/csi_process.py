@@ -8,7 +8,7 @@ guard against a real hang, set far above any plausible duration, never a claim a
 (wall-clock bounds belong in benchmarks/; lower bounds, such as `done.seconds` proving that a
 back-off was waited, are fine in a test, as a busy machine only makes things slower).
 
-The command is `harness.faces.cli.main`, what the installed `csi` runs, started by a short prelude:
+The command is `csi_conformance.harness.faces.cli.main`, what the installed `csi` runs, started by a short prelude:
 it gives SIGINT Python's default handler, so Ctrl-C reaches the run as it would from a terminal
 even when the tests themselves run with SIGINT ignored (a background job), and with `log` it
 configures Python logging at DEBUG into that file, so the HTTP stack's own records are kept.
@@ -39,7 +39,7 @@ _PRELUDE = (
     "log = sys.argv.pop(1)\n"
     "if log:\n"
     "    logging.basicConfig(filename=log, level=logging.DEBUG, format='%(levelname)s %(name)s %(message)s')\n"
-    "from harness.faces.cli import main\n"
+    "from csi_conformance.harness.faces.cli import main\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )
 

@@ -343,7 +343,7 @@ def test_import_keeps_the_recursion_limit() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; before = sys.getrecursionlimit(); import ledger_crypto.bn254; "
+    code = ("import sys; before = sys.getrecursionlimit(); import csi_conformance.ledger_crypto.bn254; "
             "print(before, sys.getrecursionlimit())")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     before, after = done.stdout.split()
