@@ -47,6 +47,8 @@ class BatchedStateTree(StateTree):
         """Output-queue leaf index -> account hash, as queued (a spend by index does not remove it)."""
         self.nullifiers: dict[int, tuple[int, bytes]] = {}
         """Input-queue index -> (leaf index, nullifier)."""
+        self.spends: dict[int, QueuedNullifier] = {}
+        """Leaf index -> the spend that queued its nullifier (what a V2 answer says of a closed account)."""
         self.appended = 0
         """The tree's next index: leaves below it left the output queue."""
         self.stated_root_index = 0
@@ -66,6 +68,7 @@ class BatchedStateTree(StateTree):
 
     def queue_nullifier(self, item: QueuedNullifier) -> None:
         self.nullifiers[item.queue_index] = (item.leaf_index, item.nullifier)
+        self.spends[item.leaf_index] = item
 
     def apply(self, event: BatchEvent) -> None:
         """Apply a BatchAppend or BatchNullify; ValueError when the root it states is not the one reached."""

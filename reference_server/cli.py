@@ -22,7 +22,9 @@ from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.prover import PROVER_CHOICES, start_prover
 from csi_conformance.reference_server.scenario import load_scenario
 from csi_conformance.reference_server.serve import base_url, bind, serve
-from csi_conformance.reference_server.wiring import app_for
+from csi_conformance.reference_server.wiring import SERVED_API, app_for
+from csi_conformance.schema import Contract
+from csi_conformance.schema.apis import api_directories
 
 __all__ = ["register"]
 
@@ -52,6 +54,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve_parser.add_argument("--prover-url", help="a light prover someone runs elsewhere, for compressedProof")
     serve_parser.add_argument("--profile", choices=["wire", "spec-2.10"], default="wire",
                               help="getValidityProof answer form (default: wire, what clients parse)")
+    serve_parser.add_argument("--api", choices=list(api_directories()), default=SERVED_API,
+                              help=f"the contract whose methods are served (default {SERVED_API}: the spec's 19 and "
+                                   "the 20 more today's clients call); 0.50.0 serves the spec's 19 alone")
     serve_parser.set_defaults(handler=_serve)
 
     scenario = subparsers.add_parser("scenario", help="reference ledgers")
@@ -93,7 +98,7 @@ def _serve(args: argparse.Namespace) -> int:
     except BaseException:
         sock.close()
         raise
-    serve(app_for(ledger, options), host=args.host, sock=sock)
+    serve(app_for(ledger, options, Contract.for_api(args.api)), host=args.host, sock=sock)
     return 0
 
 

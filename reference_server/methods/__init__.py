@@ -1,4 +1,5 @@
-"""The 19 methods of §4.2 as pure functions over a ledger, and `call`, which dispatches to them.
+"""The 19 methods of §4.2 (and the 20 more Photon serves today) as pure functions over a ledger, and `call`,
+which dispatches to them.
 
     from csi_conformance.reference_server.methods import call
     call(ledger, "getCompressedAccount", {"hash": "..."}, ServerOptions())
@@ -6,7 +7,17 @@
 One module per group; importing this package registers every method.
 """
 
-from csi_conformance.reference_server.methods import accounts, indexer, proofs, signatures, tokens, transactions
+from csi_conformance.reference_server.methods import (
+    accounts,
+    indexer,
+    proofs,
+    queues,
+    signatures,
+    today_accounts,
+    today_proofs,
+    tokens,
+    transactions,
+)
 from csi_conformance.reference_server.methods.registry import (
     PROOF_FORM_READINGS,
     REGISTRY,
@@ -28,4 +39,7 @@ __all__ = [
 ]
 
 _GROUPS = (accounts, indexer, proofs, signatures, tokens, transactions)
-"""The method modules; importing them is what registers their methods."""
+"""The method modules of the spec's 19; importing them is what registers their methods."""
+_TODAY = (queues, today_accounts, today_proofs)
+"""The methods Photon serves beside the 19 (helius-labs/photon at 366a15b); only a contract that lists them
+dispatches to them."""
