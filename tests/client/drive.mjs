@@ -18,6 +18,8 @@
 // `jsonRpcResultAndContext(NativeBalanceResult)`. The last calls (method null) need methods outside the 19.
 import { createRequire } from "node:module";
 
+import { recordRequests } from "./record_requests.mjs";
+
 const require = createRequire(import.meta.url);
 const { PublicKey } = require("@solana/web3.js");
 const BN = require("bn.js");
@@ -143,22 +145,6 @@ function calls(sdk, rpc, plan) {
        .length })],
   );
   return list;
-}
-
-/** Records the JSON-RPC method and answer code of every request, passing both through unchanged. */
-function recordRequests(sent) {
-  const fetch = globalThis.fetch;
-  globalThis.fetch = async (resource, options) => {
-    const response = await fetch(resource, options);
-    let method = null;
-    try { method = JSON.parse(options.body).method; } catch { /* not a JSON-RPC request */ }
-    if (method !== null) {
-      let code = null;
-      try { code = JSON.parse(await response.clone().text()).error?.code ?? null; } catch { /* not JSON */ }
-      sent.push({ method, code });
-    }
-    return response;
-  };
 }
 
 async function main() {

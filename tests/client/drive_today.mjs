@@ -9,6 +9,8 @@
 // by a pass-through wrapper of `fetch` that changes neither request nor answer (code null for a result).
 import { createRequire } from "node:module";
 
+import { recordRequests } from "./record_requests.mjs";
+
 const require = createRequire(import.meta.url);
 const { PublicKey } = require("@solana/web3.js");
 const BN = require("bn.js");
@@ -92,22 +94,6 @@ function calls(rpc, inputs) {
     ["getIndexerHealth()", async () => ({ value: await rpc.getIndexerHealth() })],
     ["getIndexerSlot()", async () => ({ value: await rpc.getIndexerSlot() })],
   ];
-}
-
-/** Records the JSON-RPC method and answer code of every request, passing both through unchanged. */
-function recordRequests(sent) {
-  const fetch = globalThis.fetch;
-  globalThis.fetch = async (resource, options) => {
-    const response = await fetch(resource, options);
-    let method = null;
-    try { method = JSON.parse(options.body).method; } catch { /* not a JSON-RPC request */ }
-    if (method !== null) {
-      let code = null;
-      try { code = JSON.parse(await response.clone().text()).error?.code ?? null; } catch { /* not JSON */ }
-      sent.push({ method, code });
-    }
-    return response;
-  };
 }
 
 async function main() {

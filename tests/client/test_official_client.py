@@ -13,13 +13,8 @@ Node and npm are part of the test environment: without them this test fails, it 
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
-import socket
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,13 +28,9 @@ from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.scenario import Scenario, open_scenario
 from csi_conformance.schema import Contract
 
-from tests.ledger_proofs.support import installed_prover
-from tests.reference_server.support import HANG_GUARD, wait_until_listening
+from tests.client.support import HERE, install, serving, tool
+from tests.reference_server.support import HANG_GUARD
 
-HERE = Path(__file__).parent
-CSI = Path(sys.executable).with_name("csi")
-STAMP = HERE / "node_modules" / ".csi-lock.sha256"
-"""The sha256 of the package-lock.json that node_modules was installed from."""
 METHOD_NOT_FOUND = -32601
 
 RUNS = {"0.20.9": ("0.20.9", None), "0.23.3 V1": ("0.23.3", "V1"), "0.23.3 V2": ("0.23.3", "V2")}
@@ -66,43 +57,14 @@ V2_REPLACED = {"getCompressedAccount", "getCompressedAccountsByOwner", "getCompr
 """The methods of the 19 whose calls 0.23.3 in V2 mode makes with a `…V2` method instead."""
 
 
-def _tool(name: str) -> str:
-    found = shutil.which(name)
-    assert found, f"{name} is required to run the official client (install Node.js 18 or later, with npm)"
-    return found
 
-
-def _install() -> None:
-    """`npm ci` unless node_modules already holds exactly what the committed lock names."""
-    npm, lock = _tool("npm"), hashlib.sha256((HERE / "package-lock.json").read_bytes()).hexdigest()
-    if STAMP.is_file() and STAMP.read_text() == lock:
-        return
-    done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=HERE, capture_output=True, text=True,
-                          timeout=5 * HANG_GUARD)
-    assert done.returncode == 0, f"npm ci failed:\n{done.stderr[-4000:]}"
-    STAMP.write_text(lock)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[str]:
-    """`csi serve --prover light` as a user runs it after `make run`: the default scenario, real proofs."""
-    port = _free_port()
-    env = {**os.environ, "CSI_PROVER_DIR": str(installed_prover().folder)}
-    process = subprocess.Popen([CSI, "serve", "--port", str(port), "--scenario", "default", "--prover", "light",
-                                "--api", "0.50.0"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    try:
-        wait_until_listening(port, process)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(HANG_GUARD)
+    """`csi serve --prover light --api 0.50.0`: the default scenario, real proofs, the spec's 19 methods alone."""
+    with serving("--api", "0.50.0") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -140,9 +102,9 @@ def _inputs(scenario: Scenario) -> dict[str, Any]:
 
 
 def _drive(url: str, inputs: dict[str, Any], client: str, version: str | None) -> list[dict[str, Any]]:
-    _install()
+    install()
     plan = dumps({"url": url, "inputs": inputs, "client": client, "version": version})
-    done = subprocess.run([_tool("node"), str(HERE / "drive.mjs")], input=plan, cwd=HERE, capture_output=True,
+    done = subprocess.run([tool("node"), str(HERE / "drive.mjs")], input=plan, cwd=HERE, capture_output=True,
                           text=True, timeout=5 * HANG_GUARD)
     assert done.returncode == 0, done.stderr[-4000:]
     return [loads(line) for line in done.stdout.splitlines() if line.strip()]

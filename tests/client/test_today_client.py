@@ -23,11 +23,8 @@ none answered with an error):
 from __future__ import annotations
 
 import hashlib
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,27 +37,17 @@ from csi_conformance.reference_server.scenario import Scenario, open_scenario
 from csi_conformance.reference_server.wiring import SERVED_API
 from csi_conformance.schema import Contract
 
-from tests.client.test_official_client import HERE, _free_port, _install, _tool
-from tests.ledger_proofs.support import installed_prover
-from tests.reference_server.support import HANG_GUARD, wait_until_listening
+from tests.client.support import HERE, install, serving, tool
+from tests.reference_server.support import HANG_GUARD
 
-CSI = Path(sys.executable).with_name("csi")
 CONTRACT = Contract.for_api(SERVED_API)
 
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[str]:
     """`csi serve --prover light` with no `--api`: what a user runs."""
-    port = _free_port()
-    env = {**os.environ, "CSI_PROVER_DIR": str(installed_prover().folder)}
-    process = subprocess.Popen([CSI, "serve", "--port", str(port), "--scenario", "default", "--prover", "light"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    try:
-        wait_until_listening(port, process)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(HANG_GUARD)
+    with serving() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -84,9 +71,9 @@ def inputs(scenario: Scenario) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def results(served: str, inputs: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    _install()
+    install()
     plan = dumps({"url": served, "inputs": inputs})
-    done = subprocess.run([_tool("node"), str(HERE / "drive_today.mjs")], input=plan, cwd=HERE, capture_output=True,
+    done = subprocess.run([tool("node"), str(HERE / "drive_today.mjs")], input=plan, cwd=HERE, capture_output=True,
                           text=True, timeout=5 * HANG_GUARD)
     assert done.returncode == 0, done.stderr[-4000:]
     lines = [loads(line) for line in done.stdout.splitlines() if line.strip()]
