@@ -1,9 +1,14 @@
-"""Groth16 verification of a `compressedProof` against the light prover's published verifying keys.
+"""Groth16 verification of a `compressedProof` against the verifying keys of Light's v1 circuits.
 
 e(A, B) = e(α, β) · e(vk_x, γ) · e(C, δ), with vk_x = K₀ + Σ pubᵢ·Kᵢ₊₁ (real-proofs.md). The wire's
 `a` is −A already (ledger-facts.md, "Validity proofs"), so the check is that the product
 e(a, B) · e(α, β) · e(vk_x, γ) · e(C, δ) is one: four Miller loops, one final exponentiation, with
 the key's side (γ and δ lines, the α·β loop) computed once per circuit and cached.
+
+Two trusted setups are live: the one of the light prover 0.18.0 (`vkeys/`) and the one Light's
+programs verify with since October 2025 (`vkeys-2025-10/`). A proof verifies when it verifies under
+either; the verdict names which. The setup that verified last is tried first, so a target that
+proves with one setup pays one verification per proof.
 """
 
 from __future__ import annotations
@@ -20,7 +25,26 @@ from csi_conformance.ledger_crypto.groth16 import is_valid_compressed_proof
 from csi_conformance.ledger_proofs import pairing, tower
 from csi_conformance.ledger_proofs.circuits import Circuit
 
-__all__ = ["Verdict", "VerifyingKey", "parse_vkey", "verify_compressed", "verifying_key"]
+__all__ = ["SETUPS", "Setup", "Verdict", "VerifyingKey", "parse_vkey", "verify_compressed", "verifying_key"]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A trusted setup of the v1 circuits: its name, the folder of its keys, and what to call it in a report."""
+
+    name: str
+    folder: str
+    description: str
+
+
+SETUPS: dict[str, Setup] = {setup.name: setup for setup in (
+    Setup("0.18.0", "vkeys", "0.18.0's setup (the light prover of @lightprotocol/zk-compression-cli 0.18.0)"),
+    Setup("2025-10", "vkeys-2025-10", "today's setup (Light's programs since October 2025, light-protocol "
+                                      "1bbc3ee6d)"),
+)}
+"""The setups a proof may verify under; the keys' provenance is in each folder's SOURCE.md."""
+_order = list(SETUPS)
+"""Names of the setups in the order they are tried: the last to verify a proof first."""
 
 
 @dataclass(frozen=True)
@@ -72,9 +96,10 @@ def parse_vkey(name: str, text: str) -> VerifyingKey:
 
 
 @cache
-def verifying_key(circuit_name: str) -> VerifyingKey:
-    """The published key of a circuit, shipped in `ledger_proofs/vkeys/` (see `ledger_proofs/vkeys/SOURCE.md`)."""
-    path = resources.files(__package__) / "vkeys" / f"{circuit_name}.vkey"
+def verifying_key(circuit_name: str, setup: str = "0.18.0") -> VerifyingKey:
+    """The published key of a circuit in a setup of `SETUPS`, shipped in `ledger_proofs/<folder>/`
+    (see its SOURCE.md)."""
+    path = resources.files(__package__) / SETUPS[setup].folder / f"{circuit_name}.vkey"
     return parse_vkey(circuit_name, path.read_text(encoding="ascii"))
 
 
@@ -87,22 +112,25 @@ class _Prepared:
 
 
 @cache
-def _prepared(circuit_name: str) -> _Prepared:
-    key = verifying_key(circuit_name)
+def _prepared(circuit_name: str, setup: str) -> _Prepared:
+    key = verifying_key(circuit_name, setup)
     return _Prepared(key, pairing.lines(key.gamma), pairing.lines(key.delta),
                      pairing.miller_loop([(pairing.lines(key.beta), key.alpha)]))
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """Whether a proof verified, and if not, why (a malformed point, a bad input, or the equation)."""
+    """Whether a proof verified, and under which setup; if not, why (a malformed point, a bad input, or
+    the equation under every setup)."""
 
     verified: bool
     reason: str = ""
+    setup: Setup | None = None
 
 
 def verify_compressed(circuit: Circuit, proof: Any, public_inputs: Sequence[int]) -> Verdict:
-    """Verify a wire `compressedProof` {a, b, c} for `circuit` with its public inputs in circuit order.
+    """Verify a wire `compressedProof` {a, b, c} for `circuit` with its public inputs in circuit order,
+    under each setup of `SETUPS` until one holds.
 
     Never raises for anything a server could send: a malformed proof or an input that is not a
     field element is a Verdict that did not verify, with the reason.
@@ -110,17 +138,23 @@ def verify_compressed(circuit: Circuit, proof: Any, public_inputs: Sequence[int]
     problems = is_valid_compressed_proof(proof)
     if problems:
         return Verdict(False, "not a proof: " + "; ".join(problems[:3]))
-    prepared = _prepared(circuit.name)
-    if len(public_inputs) != prepared.key.public_inputs:
-        return Verdict(False, f"{len(public_inputs)} public inputs, {circuit.name} takes {prepared.key.public_inputs}")
+    expected = verifying_key(circuit.name).public_inputs  # every setup's key of a circuit takes as many
+    if len(public_inputs) != expected:
+        return Verdict(False, f"{len(public_inputs)} public inputs, {circuit.name} takes {expected}")
     for index, value in enumerate(public_inputs):
         if type(value) is not int or not 0 <= value < CURVE_ORDER:
             return Verdict(False, f"public input {index} is not a field element (an integer below r)")
     a = decompress_g1(bytes(proof["a"]))
-    b = decompress_g2(bytes(proof["b"]))
+    b_lines = pairing.lines(decompress_g2(bytes(proof["b"])))
     c = decompress_g1(bytes(proof["c"]))
-    vk_x = pairing.g1_combination(prepared.key.k[0], prepared.key.k[1:], public_inputs)
-    f = pairing.miller_loop([(pairing.lines(b), a), (prepared.gamma_lines, vk_x), (prepared.delta_lines, c)])
-    if pairing.is_one(pairing.final_exponentiation(tower.mul(f, prepared.alpha_beta))):
-        return Verdict(True)
-    return Verdict(False, "the Groth16 equation e(A, B) = e(α, β)·e(vk_x, γ)·e(C, δ) does not hold")
+    tried = list(_order)
+    for name in tried:
+        prepared = _prepared(circuit.name, name)
+        vk_x = pairing.g1_combination(prepared.key.k[0], prepared.key.k[1:], public_inputs)
+        f = pairing.miller_loop([(b_lines, a), (prepared.gamma_lines, vk_x), (prepared.delta_lines, c)])
+        if pairing.is_one(pairing.final_exponentiation(tower.mul(f, prepared.alpha_beta))):
+            if _order[0] != name:
+                _order[:] = [name, *(n for n in _order if n != name)]
+            return Verdict(True, setup=SETUPS[name])
+    return Verdict(False, "the Groth16 equation e(A, B) = e(α, β)·e(vk_x, γ)·e(C, δ) does not hold under "
+                          f"{' nor '.join(SETUPS[n].description for n in tried)}")

@@ -1,4 +1,6 @@
-"""Write the golden cases' requests from the bundled scenarios: `python -m csi_conformance.cases.tools.generate_requests`.
+"""Write the golden cases' requests from the bundled scenarios.
+
+Run as `python -m csi_conformance.cases.tools.generate_requests`.
 
 Every key, hash, address and signature is read from the reference's ledger of the scenario by
 the name the scenario gives it (`cases.tools.case_builder.Names`), never copied by hand, and the

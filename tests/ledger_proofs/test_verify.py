@@ -12,7 +12,7 @@ from csi_conformance.ledger_crypto.bn254 import CURVE_ORDER
 from csi_conformance.ledger_crypto.groth16 import deterministic_proof
 from csi_conformance.ledger_proofs.circuits import CIRCUITS
 from csi_conformance.ledger_proofs.install import manifest
-from csi_conformance.ledger_proofs.verify import parse_vkey, verify_compressed, verifying_key
+from csi_conformance.ledger_proofs.verify import SETUPS, parse_vkey, verify_compressed, verifying_key
 
 from tests.ledger_proofs.support import circuit_named, fixture_proofs
 
@@ -31,6 +31,7 @@ def test_fixture_holds_one_proof_per_circuit() -> None:
 def test_real_proof_verifies(entry) -> None:
     verdict = verify_compressed(circuit_named(entry["circuit"]), entry["value"]["compressedProof"], _inputs(entry))
     assert verdict.verified, verdict.reason
+    assert verdict.setup == SETUPS["0.18.0"]  # made by the light prover 0.18.0
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e["circuit"])
@@ -67,7 +68,8 @@ def test_placeholder_and_malformed_proofs_fail_with_a_reason() -> None:
     entry = ENTRIES[0]
     circuit, inputs = circuit_named(entry["circuit"]), _inputs(entry)
     verdict = verify_compressed(circuit, deterministic_proof(b"seed"), inputs)
-    assert not verdict.verified and "does not hold" in verdict.reason
+    assert not verdict.verified and "does not hold" in verdict.reason and verdict.setup is None
+    assert all(setup.description in verdict.reason for setup in SETUPS.values())  # tried under each setup
     broken = verify_compressed(circuit, {"a": [0] * 31, "b": [0] * 64, "c": [0] * 32}, inputs)
     assert not broken.verified and broken.reason.startswith("not a proof")
     assert "public inputs" in verify_compressed(circuit, entry["value"]["compressedProof"], inputs[:1]).reason
