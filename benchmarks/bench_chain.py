@@ -9,7 +9,10 @@ them all in that cache, and its blocks must be byte-identical. LiteSVM time is t
 The node serves the chain on loopback; one client on a keep-alive connection asks `getBlock` for
 every block in turn, in base64 (the stored answer) and in json, for `--seconds` each.
 
-    .venv/bin/python benchmarks/bench_chain.py [--ops 200] [--seed 1] [--seconds 5]
+Each program set of `--programs` is measured in turn (by default today's, 0.28.3, then 0.18.0's), so
+the new chain's figures stand beside the old.
+
+    .venv/bin/python benchmarks/bench_chain.py [--ops 200] [--seed 1] [--seconds 5] [--programs 0.28.3 0.18.0]
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from csi_conformance.ledger_chain import ChainRpc, generate, load_chain  # noqa: E402
+from csi_conformance.ledger_chain.generation import PROGRAM_VERSIONS, programs_for  # noqa: E402
 from csi_conformance.ledger_chain.node import running_node  # noqa: E402
 from csi_conformance.ledger_chain.proofs import ChainProver  # noqa: E402
 from csi_conformance.ledger_chain.runtime import Runtime  # noqa: E402
@@ -61,11 +65,11 @@ class Timed:
         Runtime.execute, ChainProver.prove = timed_execute, timed_prove  # type: ignore[method-assign]
 
 
-def run(ops: int, seed: int, out: Path, cache: Path, url: str) -> tuple[float, ChainProver, Timed]:
+def run(ops: int, seed: int, out: Path, cache: Path, url: str, programs: object) -> tuple[float, ChainProver, Timed]:
     timed = Timed()
     prover = ChainProver(cache_dir=cache, url=url)
     began = time.perf_counter()
-    generate(ops, seed, out, prover=prover)
+    generate(ops, seed, out, prover=prover, installation=programs)
     return time.perf_counter() - began, prover, timed
 
 
@@ -88,13 +92,20 @@ def main() -> None:
     parser.add_argument("--ops", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--programs", nargs="+", choices=PROGRAM_VERSIONS, default=list(PROGRAM_VERSIONS))
     args = parser.parse_args()
     print(machine())
-    installation, url = programs_and_prover()
+    _, url = programs_and_prover()
+    for version in args.programs:
+        print(f"-- Light's programs {version}")
+        measure(args, programs_for(version), url)
+
+
+def measure(args: argparse.Namespace, installation: object, url: str) -> None:
     work = Path(tempfile.mkdtemp(prefix="csi-bench-chain-"))
     try:
         for label, out in (("proofs made  ", work / "first"), ("proofs cached", work / "second")):
-            seconds, prover, timed = run(args.ops, args.seed, out, work / "proofs", url)
+            seconds, prover, timed = run(args.ops, args.seed, out, work / "proofs", url, installation)
             print(f"{label}: {args.ops} operations in {seconds:.2f} s = {args.ops / seconds:.1f} ops/s; "
                   f"{prover.proved} proofs made, {prover.cached} cached, {timed.proving:.2f} s in proofs; "
                   f"LiteSVM {1000 * timed.svm / max(timed.transactions, 1):.2f} ms a transaction "

@@ -41,6 +41,30 @@ def discover(ctx: CheckContext) -> None:
             _owner_accounts(ctx, owners[index], answer.value)
         else:
             _owner_token_accounts(ctx, token_owners[index - len(owners)], answer.value)
+    if "getQueueInfo" in ctx.contract.methods:
+        _queue_trees(ctx)
+
+
+STATE_QUEUE_TYPES = (3, 5)
+"""Light's QueueType of a batched state tree's input and output queue (program-libs/compressed-account/src/lib.rs);
+4 is a batched address tree's."""
+ADDRESS_QUEUE_TYPE = 4
+
+
+def _queue_trees(ctx: CheckContext) -> None:
+    """The batched trees the target's getQueueInfo names, and the address trees its address proofs are in: what
+    the queue methods and getMultipleNewAddressProofsV2 ask about (a contract that has them only)."""
+    queues = ctx.call("getQueueInfo", {}).result
+    for queue in queues.get("queues") or [] if isinstance(queues, dict) else []:
+        if isinstance(queue, dict):
+            if queue.get("queueType") in STATE_QUEUE_TYPES:
+                ctx.keys.add("batched_trees", queue.get("tree"))
+            elif queue.get("queueType") == ADDRESS_QUEUE_TYPE:
+                ctx.keys.add("address_trees", queue.get("tree"))
+    proofs = ctx.call("getMultipleNewAddressProofs", [ctx.fresh_pubkey()]).value
+    for proof in proofs if isinstance(proofs, list) else []:
+        if isinstance(proof, dict):
+            ctx.keys.add("address_trees", proof.get("merkleTree"))
 
 
 def _signatures(ctx: CheckContext) -> None:

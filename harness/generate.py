@@ -33,8 +33,8 @@ from csi_conformance.harness.core.model import Basis
 from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.schema import Contract, Method
 
-__all__ = ["InvalidCase", "NoValidParams", "base58_keys", "drawn", "invalid_base58", "invalid_params", "pubkeys",
-           "signatures", "valid_params"]
+__all__ = ["InvalidCase", "NoValidParams", "array_item", "base58_keys", "drawn", "invalid_base58", "invalid_params",
+           "member_kind", "pubkeys", "signatures", "takes_list", "valid_params"]
 
 BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
@@ -129,14 +129,50 @@ def invalid_params(contract: Contract, method: Method, valid: Any) -> st.SearchS
     return st.one_of(candidates).filter(lambda case: not validator.is_valid(case.params))
 
 
+UNKEYED_MEMBERS = {"tree": "batched_trees", "trees": "batched_trees"}
+"""The kind of key a member the contract gives no key kind takes: the batched trees the queue methods ask about
+(getQueueElements' `tree`, getQueueInfo's `trees`), which discovery reads from the target's getQueueInfo."""
+ARRAY_ITEMS = {"Hash": "hashes", "AddressWithTree": "address_trees"}
+"""For params that are a list itself: the kind of key its items are drawn from, by the items' definition; a list
+of `Pubkey` holds new addresses (getMultipleNewAddressProofs)."""
+QUEUE_REQUESTS = ("outputQueue", "inputQueue")
+"""The queue requests of getQueueElements a batched state tree answers: `{limit}` each."""
+QUEUE_LIMIT = 1000
+
+
+def member_kind(method: Method, name: str) -> str | None:
+    """The kind of key that fills a member: the contract's, else the queue methods' trees (`UNKEYED_MEMBERS`)."""
+    return method.key_kind(name) or (UNKEYED_MEMBERS.get(name) if name in method.param_names else None)
+
+
+def takes_list(method: Method, name: str) -> bool:
+    """Whether a member is a list, also where the contract allows it null (`anyOf: [array, null]`)."""
+    if method.takes_list(name):
+        return True
+    node = method.params_schema.get("properties", {}).get(name, {}) if method.params_kind == "object" else {}
+    return any(isinstance(part, dict) and part.get("type") == "array" for part in node.get("anyOf", ()))
+
+
+def array_item(method: Method) -> str | None:
+    """The definition the items of a list-valued params are (`Hash`, `Pubkey`, `AddressWithTree`), else None."""
+    if method.params_kind != "array":
+        return None
+    ref = (method.params_schema.get("items") or {}).get("$ref", "")
+    return ref.rsplit("/", 1)[-1] or None
+
+
 def _optional(name: str, method: Method, keys: Mapping[str, Sequence[str]]) -> st.SearchStrategy[Any] | None:
     """A valid value for an optional member, or None when the member is better left out."""
     limit = method.observed.get("limit", {}).get("max", 1000)
     if name == "limit":
         return st.integers(min_value=1, max_value=limit)
-    kind = method.key_kind(name)
+    if name in QUEUE_REQUESTS:
+        return st.fixed_dictionaries({"limit": st.integers(min_value=1, max_value=QUEUE_LIMIT)})
+    kind = member_kind(method, name)
     if kind and keys.get(kind):
-        return st.sampled_from(list(keys[kind]))
+        found = list(keys[kind])
+        return st.lists(st.sampled_from(found), min_size=1, max_size=len(found), unique=True) if takes_list(
+            method, name) else st.sampled_from(found)
     if name == "dataSlice":
         return st.fixed_dictionaries({"offset": st.integers(0, 40), "length": st.integers(0, 40)})
     if name == "filters":
@@ -164,15 +200,14 @@ def valid_params(method: Method, keys: Mapping[str, Sequence[str]]) -> st.Search
     if method.params_kind == "none":
         return st.sampled_from([[], {}])
     if method.params_kind == "array":
-        new_address = st.binary(min_size=31, max_size=31).filter(any).map(lambda tail: b58encode(b"\x00" + tail))
-        return st.lists(new_address, min_size=1, max_size=5, unique=True)
+        return _array_params(method, keys)
     asked = {name for members in method.asked_by for name in members}
     optional = {name: strategy for name in method.param_names if name not in asked
                 for strategy in [_optional(name, method, keys)] if strategy is not None}
     ways = [st.fixed_dictionaries(named, optional=optional) for members in method.asked_by
             for named in [_named(method, members, keys)] if named is not None]
     if method.asked_by and not ways:
-        wanted = " or ".join(dict.fromkeys(method.key_kind(n) or n for members in method.asked_by for n in members))
+        wanted = " or ".join(dict.fromkeys(member_kind(method, n) or n for members in method.asked_by for n in members))
         raise NoValidParams(f"no {wanted} discovered for {method.name}")
     return st.one_of(ways) if ways else st.fixed_dictionaries({}, optional=optional)
 
@@ -186,10 +221,10 @@ def _named(method: Method, members: tuple[str, ...], keys: Mapping[str, Sequence
     """A strategy per member that names what a request asks about, None when a kind of key is missing."""
     named: dict[str, st.SearchStrategy[Any]] = {}
     for name in members:
-        found = list(keys.get(method.key_kind(name) or name, ()))
+        found = list(keys.get(member_kind(method, name) or name, ()))
         if not found:
             return None
-        if not method.takes_list(name):
+        if not takes_list(method, name):
             named[name] = st.sampled_from(found)
             continue
         limit = method.limit_for(name)
@@ -200,6 +235,22 @@ def _named(method: Method, members: tuple[str, ...], keys: Mapping[str, Sequence
         named[name] = st.sampled_from(counts).flatmap(
             lambda n, found=found: st.permutations(found).map(lambda chosen: list(chosen[:n])))
     return named
+
+
+def _array_params(method: Method, keys: Mapping[str, Sequence[str]]) -> st.SearchStrategy[Any]:
+    """A list-valued params: keys of the kind its items are (`ARRAY_ITEMS`), or new addresses."""
+    new_address = st.binary(min_size=31, max_size=31).filter(any).map(lambda tail: b58encode(b"\x00" + tail))
+    item = array_item(method)
+    kind = ARRAY_ITEMS.get(item or "")
+    if kind is None:
+        return st.lists(new_address, min_size=1, max_size=5, unique=True)
+    found = list(keys.get(kind, ()))
+    if not found:
+        raise NoValidParams(f"no {kind} discovered for {method.name}")
+    if item == "AddressWithTree":
+        pairs = st.tuples(new_address, st.sampled_from(found)).map(lambda pair: {"address": pair[0], "tree": pair[1]})
+        return st.lists(pairs, min_size=1, max_size=3, unique_by=lambda pair: pair["address"])
+    return st.lists(st.sampled_from(found), min_size=1, max_size=min(len(found), LIST_KEYS_AT_MOST), unique=True)
 
 
 def drawn(strategy: st.SearchStrategy[Any], *, count: int, seed: int) -> list[Any]:

@@ -5,8 +5,10 @@ The v1 programs of `@lightprotocol/zk-compression-cli` 0.18.0 (installed with th
 (`layouts`, `system`, `token`, `forester`); operations drawn with hypothesis from a seed over the
 kit's model of who owns what (`kinds`, `draw`, `model`) are executed with real proofs
 (`proofs`), and written as `getBlock` results (`generation`), which `rpc` and `node` serve as a
-Solana JSON-RPC node. `replay` loads a chain folder back into LiteSVM, and `judge` puts any
-validity proof into a simulated transaction for the on-chain verifier to accept or refuse.
+Solana JSON-RPC node. `replay` loads a chain folder back into LiteSVM, `judge` puts any
+validity proof into a simulated transaction for the on-chain verifier to accept or refuse, and
+`judge_queued` a spend by index of an account of a batched tree's output queue. `judging` is the
+one face its judges (the harness's `onchain` checks) see: `ChainJudge` and the values it returns.
 A layer of its own: it may import `ledger_crypto`, `ledger_ingest`, `ledger_proofs` and `schema`,
 never `harness`, `reference_server` or `cases`. See docs/real-chain.md.
 """
@@ -23,20 +25,25 @@ from csi_conformance.ledger_chain.judge import (
     root_history,
     spent_accounts,
 )
+from csi_conformance.ledger_chain.judging import AccountGroup, ChainJudge, QueuedAccount, SpentAccount
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.replay import Replayer, load_chain, read_chain
 from csi_conformance.ledger_chain.rpc import ChainRpc
 from csi_conformance.ledger_chain.runtime import ChainError, Runtime
 
 __all__ = [
+    "AccountGroup",
     "Chain",
     "ChainError",
+    "ChainJudge",
     "ChainProver",
     "ChainRpc",
     "Generated",
+    "QueuedAccount",
     "Replayer",
     "RootHistory",
     "Runtime",
+    "SpentAccount",
     "TreeAccount",
     "Verdict",
     "generate",

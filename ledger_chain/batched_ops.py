@@ -14,7 +14,7 @@ of v1 accounts need a validity proof, which today's verifier refuses from the in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -86,18 +86,23 @@ def queue_of(tree: Pubkey) -> Pubkey:
     return BATCHED_TREES.get(tree, tree)
 
 
-def _context(remaining: Remaining, account: LiveAccount) -> dict:
+def _context(remaining: Remaining, account: LiveAccount, queues: Mapping[Pubkey, Pubkey]) -> dict:
+    """Where an input is: its tree, the tree's queue (a key of no known tree is named for both, and the
+    program refuses it), and its leaf index, proven by index."""
     return {"merkle_tree_pubkey_index": remaining.index(account.tree),
-            "queue_pubkey_index": remaining.index(BATCHED_TREES[account.tree]),
+            "queue_pubkey_index": remaining.index(queues.get(account.tree, account.tree)),
             "leaf_index": account.leaf_index, "prove_by_index": True}
 
 
 def invoke_by_index(*, payer: Pubkey, inputs: Sequence[LiveAccount], outputs: Sequence[Output],
-                    compress: int | None = None, decompress: int | None = None) -> Instruction:
-    """`invoke` spending batched-tree accounts by index (no proof) into outputs of any tree."""
+                    compress: int | None = None, decompress: int | None = None,
+                    queues: Mapping[Pubkey, Pubkey] = BATCHED_TREES) -> Instruction:
+    """`invoke` spending batched-tree accounts by index (no proof) into outputs of any tree; `queues` names
+    each input tree's queue."""
     remaining = Remaining()
     packed_inputs = [{"compressed_account": account_value(CompressedAccount(a.owner, a.lamports, a.address)),
-                      "merkle_context": _context(remaining, a), "root_index": 0, "read_only": False} for a in inputs]
+                      "merkle_context": _context(remaining, a, queues), "root_index": 0, "read_only": False}
+                     for a in inputs]
     packed_outputs = sorted(
         ({"compressed_account": account_value(CompressedAccount(o.owner, o.lamports, o.address)),
           "merkle_tree_index": remaining.index(queue_of(o.tree))} for o in outputs),
@@ -116,13 +121,23 @@ def invoke_by_index(*, payer: Pubkey, inputs: Sequence[LiveAccount], outputs: Se
     return Instruction(LIGHT_SYSTEM, data, accounts + remaining.metas())
 
 
+def _delegate(remaining: Remaining, account: LiveAccount) -> int | None:
+    """The index of a token account's delegate among the remaining accounts: its hash covers the delegate."""
+    if account.token is None or account.token.delegate is None:
+        return None
+    return remaining.index(Pubkey.from_bytes(account.token.delegate))
+
+
 def token_transfer_by_index(signer: Pubkey, mint: Pubkey, *, inputs: Sequence[LiveAccount],
                             outputs: Sequence[tuple[Pubkey, int, Pubkey]], compress: int | None = None,
-                            decompress: int | None = None) -> Instruction:
-    """The token program's `transfer` with batched-tree inputs spent by index; outputs (owner, amount, tree)."""
+                            decompress: int | None = None, queues: Mapping[Pubkey, Pubkey] = BATCHED_TREES
+                            ) -> Instruction:
+    """The token program's `transfer` with batched-tree inputs spent by index; outputs (owner, amount, tree);
+    `queues` names each input tree's queue."""
     remaining = Remaining()
-    packed_inputs = [{"amount": a.token.amount if a.token else 0, "delegate_index": None,
-                      "merkle_context": _context(remaining, a), "root_index": 0, "lamports": None, "tlv": None}
+    packed_inputs = [{"amount": a.token.amount if a.token else 0, "delegate_index": _delegate(remaining, a),
+                      "merkle_context": _context(remaining, a, queues), "root_index": 0, "lamports": None,
+                      "tlv": None}
                      for a in inputs]
     packed_outputs = sorted(({"owner": bytes(owner), "amount": amount, "lamports": None,
                               "merkle_tree_index": remaining.index(queue_of(tree)), "tlv": None}

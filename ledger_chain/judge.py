@@ -34,7 +34,8 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
-__all__ = ["RootHistory", "Verdict", "groups", "judge_proof", "new_address", "root_history", "spent_accounts"]
+__all__ = ["RootHistory", "Verdict", "groups", "judge_proof", "new_address", "panic_meaning", "root_history",
+           "spent_accounts"]
 
 
 @dataclass(frozen=True)
@@ -158,11 +159,14 @@ def _verdict(executed: Executed) -> Verdict:
     if executed.err is None:
         return Verdict(True, None, "accepted", executed.logs, executed.compute_units)
     code = executed.custom_code
-    if code is not None:
-        meaning = error_meaning(code, failing_program(executed.logs))
-    else:
-        panic = next((line.split("panicked at ", 1)[1] for line in executed.logs if "panicked at " in line), None)
-        meaning = f"the program panicked at {panic}" if panic else str(executed.err)
-        if panic and "verify_state_proof" in panic:
-            meaning += " (a root index naming no root yet in the tree's history)"
+    meaning = error_meaning(code, failing_program(executed.logs)) if code is not None else panic_meaning(executed)
     return Verdict(False, code, meaning, executed.logs, executed.compute_units)
+
+
+def panic_meaning(executed: Executed) -> str:
+    """A refusal without an error code, in words: where the program panicked, or the transaction's error."""
+    panic = next((line.split("panicked at ", 1)[1] for line in executed.logs if "panicked at " in line), None)
+    meaning = f"the program panicked at {panic}" if panic else str(executed.err)
+    if panic and "verify_state_proof" in panic:
+        meaning += " (a root index naming no root yet in the tree's history)"
+    return meaning

@@ -37,6 +37,11 @@ ALLOWED = {"cases": {"reference_server.scenarios"}}
 """Exceptions to `FORBIDDEN`: the cases name the reference's bundled scenarios (a data folder that imports
 nothing)."""
 
+FACES = {"harness": ("ledger_chain", "ledger_chain.judging")}
+"""Room -> (a room it imports, that room's one face): the harness reads a chain only through its judging face,
+so of `ledger_chain` it may import the face's module, or from the package the names the face exports (its
+`__all__`), and nothing else: never the generator's model, keys or runtime."""
+
 HARNESS_LAYERS = (
     ("harness.core",),
     ("harness.redact", "harness.connection"),
@@ -111,6 +116,40 @@ def test_layer_imports(package: str) -> None:
         for name in (n for n in _imports(path) if not any(n == a or n.startswith(a + ".") for a in allowed)):
             for banned in FORBIDDEN[package]:
                 assert not (name == banned or name.startswith(banned + ".")), f"{path}: imports {name}"
+
+
+def _exported(module: str) -> set[str]:
+    """The names a module's `__all__` lists (read from its source: importing it would load what it needs)."""
+    path = ROOT / module.replace(".", "/")
+    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
+            return {ast.literal_eval(item) for item in node.value.elts}  # type: ignore[attr-defined]
+    return set()
+
+
+def _past_face(imported: set[str], below: str, face: str) -> set[str]:
+    """The names of `below` imported other than its face's module and the names the face exports."""
+    names = _exported(face)
+    allowed = {below, face} | {f"{below}.{name}" for name in names} | {f"{face}.{name}" for name in names}
+    return {name for name in imported if (name == below or name.startswith(below + ".")) and name not in allowed}
+
+
+@pytest.mark.parametrize("room", sorted(FACES))
+def test_a_room_below_is_reached_only_through_its_face(room: str) -> None:
+    below, face = FACES[room]
+    assert _exported(face) and _exported(face) <= _exported(below), f"{below} must export every name of {face}"
+    reached = {f"{path.relative_to(ROOT)}: {name}" for path in sorted((ROOT / room).rglob("*.py"))
+               for name in _past_face(_imports(path), below, face)}
+    assert not reached, f"{room} reaches past {face}: {sorted(reached)}"
+
+
+def test_the_face_rule_catches_a_name_past_the_face() -> None:
+    below, face = FACES["harness"]
+    imported = {"ledger_chain", "ledger_chain.ChainJudge", "ledger_chain.judging.Verdict", "ledger_chain.Chain",
+                "ledger_chain.model", "ledger_chain.model.LiveAccount", "ledger_crypto.b58encode"}
+    assert _past_face(imported, below, face) == {"ledger_chain.Chain", "ledger_chain.model",
+                                                 "ledger_chain.model.LiveAccount"}
 
 
 def test_every_harness_module_has_a_room() -> None:

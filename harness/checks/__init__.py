@@ -19,4 +19,5 @@ from csi_conformance.harness.checks import (  # noqa: F401  (imported for regist
     schemas,
     transactions,
     transport,
+    v2,
 )

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from csi_conformance.groundwork.jsonio import dumps
-from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.context import Answer, CheckContext, MemoKey
 from csi_conformance.harness.core.failures import CheckFailure, Mismatch, Skip
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.harness.core.paths import member, result_value
@@ -67,6 +67,10 @@ from csi_conformance.ledger_crypto.groth16 import is_valid_compressed_proof
 TOKEN_PROGRAM = b58encode(TOKEN_PROGRAM_ID)
 LAYOUT_CLAUSES = {False: "ledger-H1", True: "ledger-B1"}
 """The rule of each hash layout (a v1 tree's, a batched tree's) a hash that does not recompute breaks."""
+RECOMPUTED_HASHES: MemoKey[dict[str, bool | None]] = MemoKey("recomputed_hashes", dict)
+"""Whether each account seen recomputes its hash (`hash_recomputes`), by its fields."""
+TREE_STATES: MemoKey[dict[int, dict]] = MemoKey("tree_states", dict)
+"""The trees' roots the run's proofs gave, by slot: proofs at one slot must agree on them."""
 
 
 def _accounts_in(answer: Answer) -> list[tuple[dict, dict | None, str]]:
@@ -139,7 +143,7 @@ def account_hashes(ctx: CheckContext, answer: Answer) -> None:
 def hash_recomputes(ctx: CheckContext, account: dict) -> bool | None:
     """Whether an account's hash recomputes from its own fields, in the layout of its tree's kind (either, when
     no ledger tells the kind), worked out once per account a run sees; None when its fields are malformed."""
-    known = ctx.cache.setdefault("recomputed_hashes", {})
+    known = ctx.memo[RECOMPUTED_HASHES]
     key = dumps([account.get(k) for k in (*ACCOUNT_FIELDS, "address", "data")])
     if key not in known:
         try:
@@ -374,7 +378,7 @@ def _judge_proof(ctx: CheckContext, accounts: list[dict], addresses: list[str], 
     elements, problems = elements_of(answer.value, len(expected))
     if elements:
         slot = answer.context_slot
-        known = ctx.cache.setdefault("tree_states", {}).setdefault(slot, {}) if slot is not None else {}
+        known = ctx.memo[TREE_STATES].setdefault(slot, {}) if slot is not None else {}
         problems = element_problems(elements, expected) + root_agreement(elements, known)
     if problems and accounts:
         moved = _moved(ctx, accounts)

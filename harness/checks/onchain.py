@@ -7,7 +7,11 @@ ask the target for proofs of accounts one transaction can spend and of addresses
 seeds, look every root served up in its tree's on-chain root history, and put every proof into a
 transaction that spends those accounts and creates those addresses, simulated over the chain's
 state: the program's verdict is the check's, and a refusal is reported with the program's error in
-words. Without a chain they cannot apply.
+words. Over a chain of today's programs, whose verifier refuses the installed prover's v1 proofs,
+those checks cannot apply; there the accounts waiting in batched trees' output queues are put
+before the programs instead, each spent by index at the place the target serves for it
+(`onchain.queued-spend`). The chain is read through its judging face only (`ChainJudge`). Without
+a chain they cannot apply.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from csi_conformance.harness.context import Answer, CheckContext, answer_value
-from csi_conformance.harness.core.failures import CheckFailure, Mismatch, Skip
+from csi_conformance.harness.core.failures import CheckFailure, Mismatch, NotApplicable, Skip
 from csi_conformance.harness.core.model import Basis, Status
 from csi_conformance.harness.core.paths import BODY, result_value
 from csi_conformance.harness.core.registry import check
@@ -26,17 +30,18 @@ from csi_conformance.harness.verify.onchain import (
     Usable,
     answer_for,
     chain_of,
+    judge_of,
     plan,
-    programs,
     spent_to_ask,
     transaction_parts,
 )
+from csi_conformance.harness.verify.onchain_queued import ACCOUNT_METHOD, Place, served_place
 from csi_conformance.harness.verify.onchain_roots import Histories, Served, address_roots, root_problems, validity_roots
 from csi_conformance.harness.verify.validity import Problem
 from csi_conformance.ledger_crypto import b58encode
 
 if TYPE_CHECKING:
-    from csi_conformance.ledger_chain import Chain, Verdict
+    from csi_conformance.ledger_chain.judging import ChainJudge, QueuedAccount, Verdict
 
 ADDRESS_METHOD = "getMultipleNewAddressProofs"
 LOG_TAIL = 8
@@ -62,14 +67,14 @@ def root_history(ctx: CheckContext) -> None:
         _judge_address_roots(ctx, chain, histories, addresses[start:start + most])
 
 
-def _judge_address_roots(ctx: CheckContext, chain: Chain, histories: Histories, addresses: list[str]) -> None:
+def _judge_address_roots(ctx: CheckContext, chain: ChainJudge, histories: Histories, addresses: list[str]) -> None:
     answer = ctx.call(ADDRESS_METHOD, addresses)
     if not answer.has_result:
         ctx.defer(CheckFailure("No new-address proofs for free addresses", expected=f"a proof that each of the "
                                f"{len(addresses)} addresses is not yet taken", received=answer_value(answer),
                                answer=answer, method=ADDRESS_METHOD, clauses=("4.2-M16",), path=BODY))
         return
-    served = address_roots(answer.value, len(addresses), str(chain.model.address_tree_key))
+    served = address_roots(answer.value, len(addresses), chain.address_tree)
     _judge_roots(ctx, histories, answer, served, ADDRESS_METHOD)
 
 
@@ -103,7 +108,7 @@ def proof_accepted(ctx: CheckContext) -> None:
         _judge_proof(ctx, chain, item, answer_for(ctx, item))
 
 
-def _judge_proof(ctx: CheckContext, chain: Chain, item: Planned, answer: Answer) -> None:
+def _judge_proof(ctx: CheckContext, chain: ChainJudge, item: Planned, answer: Answer) -> None:
     if not answer.has_result:
         ctx.examined("proofs asked", method=METHOD)
         ctx.defer(CheckFailure(f"No proof for accounts and addresses the chain can use ({item.label})",
@@ -122,8 +127,8 @@ def _judge_proof(ctx: CheckContext, chain: Chain, item: Planned, answer: Answer)
         ctx.examined("proofs asked", method=METHOD)
         ctx.defer(_failure(parts, answer, METHOD))
         return
-    verdict = programs().judge_proof(chain, hashes=item.hashes, seeds=item.seeds, proof=parts.proof,
-                                     root_indices=parts.root_indices)
+    verdict = chain.judge_proof(hashes=item.hashes, seeds=item.seeds, proof=parts.proof,
+                                root_indices=parts.root_indices)
     ctx.examined(f"{item.circuit.family} proofs", method=METHOD)
     if not verdict.accepted:
         ctx.defer(CheckFailure(
@@ -149,7 +154,7 @@ def spent_account(ctx: CheckContext) -> None:
             _judge_spent(ctx, chain, hash_, answer)
 
 
-def _judge_spent(ctx: CheckContext, chain: Chain, hash_: bytes, answer: Answer) -> None:
+def _judge_spent(ctx: CheckContext, chain: ChainJudge, hash_: bytes, answer: Answer) -> None:
     """A proof served for a spent account: what the programs make of a transaction spending it again."""
     expected = f"an error: account {b58encode(hash_)} was spent on-chain, so no proof of it can be generated"
     parts = transaction_parts(answer.value, 1)
@@ -157,10 +162,103 @@ def _judge_spent(ctx: CheckContext, chain: Chain, hash_: bytes, answer: Answer) 
         ctx.defer(_spent_failure(answer, expected, "a proof that cannot even be put into a transaction",
                                  {"why": parts.title}))
         return
-    verdict = programs().judge_proof(chain, hashes=[hash_], proof=parts.proof, root_indices=parts.root_indices)
+    verdict = chain.judge_proof(hashes=[hash_], proof=parts.proof, root_indices=parts.root_indices)
     if not verdict.accepted:  # accepted would mean the chain had not spent it: the programs have the last word
         ctx.defer(_spent_failure(answer, expected, f"a proof, which the programs {_refusal(verdict)}",
                                  _program_facts(verdict, None, parts)))
+
+
+QUEUED_CLAUSES = {"place": ("ledger-B3",), "tree": ("ledger-B1", "ledger-B3"), "live": ("4.2-M1", "3.2-R1"),
+                  "spent": ("3.2-R2", "4.2-M1")}
+"""What each finding of `onchain.queued-spend` cites: a wrong leaf index, a wrong tree, a live account not
+served, a spent one served."""
+
+
+@check("onchain.queued-spend", clauses=("ledger-B3", "ledger-B1", "4.2-M1", "3.2-R1", "3.2-R2"), basis=Basis.LEDGER,
+       description="Every account waiting in a batched tree's output queue is served at the tree and leaf index "
+                   "where a transaction spending it by index (no proof) is accepted by Light's programs; an "
+                   "account the chain spent from its queue is not served, and one served anyway is refused by "
+                   "them (14307: the queue no longer holds it)")
+def queued_spend(ctx: CheckContext) -> None:
+    chain = judge_of(ctx)
+    queued = chain.queued_accounts()
+    if not queued:
+        raise NotApplicable("the chain holds no account in a batched tree's output queue (its programs wrote v1 "
+                            "trees only, or none of its outputs went to a batched tree)")
+    for account in queued:
+        if not account.spendable:
+            partly(ctx, f"{b58encode(account.hash)}: no user of the chain can sign a spend of it (another "
+                        "program's account, or a frozen token account)")
+            continue
+        answer = ctx.call(ACCOUNT_METHOD, {"hash": b58encode(account.hash)})
+        if account.spent:
+            ctx.examined("spent queued accounts", method=ACCOUNT_METHOD)
+            _judge_spent_queued(ctx, chain, account, answer)
+        else:
+            ctx.examined("queued accounts", method=ACCOUNT_METHOD)
+            _judge_queued(ctx, chain, account, answer)
+
+
+def _judge_queued(ctx: CheckContext, chain: ChainJudge, account: QueuedAccount, answer: Answer) -> None:
+    """A live queued account: served, at a place where the programs accept spending it by index."""
+    held = f"leaf {account.leaf_index} of tree {account.tree} (output queue {account.queue})"
+    if not answer.has_result or answer.value is None:
+        verdict = chain.judge_spend_by_index(account.hash, tree=account.tree, leaf_index=account.leaf_index)
+        ctx.defer(CheckFailure(
+            "Queued account not served", expected=f"the account: the chain holds it live at {held}",
+            received=answer_value(answer) if not answer.has_result else None, answer=answer, method=ACCOUNT_METHOD,
+            basis=Basis.SPEC, clauses=QUEUED_CLAUSES["live"], path=BODY if not answer.has_result else result_value(),
+            detail={"spent by index there": _said(verdict), **_queued_facts(account, None, verdict)}))
+        return
+    place = served_place(answer.value)
+    if isinstance(place, Problem):
+        ctx.defer(_failure(place, answer, ACCOUNT_METHOD, _queued_facts(account, None, None)))
+        return
+    verdict = chain.judge_spend_by_index(account.hash, tree=place.tree, leaf_index=place.leaf_index)
+    if verdict.accepted:
+        return
+    other_tree = place.tree != account.tree
+    ctx.defer(CheckFailure(
+        f"Queued account refused on-chain at the {'tree' if other_tree else 'leaf index'} served",
+        expected=f"a place where the programs accept spending it by index: the chain holds it at {held}",
+        received=f"leaf {place.leaf_index} of tree {place.tree}, where the programs {_refusal(verdict)}",
+        answer=answer, method=ACCOUNT_METHOD, clauses=QUEUED_CLAUSES["tree" if other_tree else "place"],
+        path=result_value("tree" if other_tree else "leafIndex"), detail=_queued_facts(account, place, verdict)))
+
+
+def _judge_spent_queued(ctx: CheckContext, chain: ChainJudge, account: QueuedAccount, answer: Answer) -> None:
+    """An account the chain spent from its queue: not served (null, or an error); served, the programs refuse
+    to spend it at the place served, and that refusal is the finding."""
+    if not answer.has_result or answer.value is None:
+        return
+    place = served_place(answer.value)
+    where = place if isinstance(place, Place) else Place(account.tree, account.leaf_index)
+    verdict = chain.judge_spend_by_index(account.hash, tree=where.tree, leaf_index=where.leaf_index)
+    if verdict.accepted:  # the programs have the last word: the chain holds it there
+        return
+    ctx.defer(CheckFailure(
+        "Spent queued account served as live",
+        expected=f"null: the chain spent it by index from leaf {account.leaf_index} of tree {account.tree}",
+        received=f"the account, at leaf {where.leaf_index} of tree {where.tree}, where the programs "
+                 f"{_refusal(verdict)}", answer=answer, method=ACCOUNT_METHOD, basis=Basis.SPEC,
+        clauses=QUEUED_CLAUSES["spent"], path=result_value(), detail=_queued_facts(account, where, verdict)))
+
+
+def _said(verdict: Verdict) -> str:
+    return "accepted by the programs: the account is live there" if verdict.accepted else _refusal(verdict)
+
+
+def _queued_facts(account: QueuedAccount, place: Place | None, verdict: Verdict | None) -> dict[str, Any]:
+    facts: dict[str, Any] = {"account": b58encode(account.hash), "on-chain tree": account.tree,
+                             "on-chain output queue": account.queue, "on-chain leaf index": account.leaf_index,
+                             "token account": account.token}
+    if place is not None:
+        facts.update({"tree served": place.tree, "leaf index served": place.leaf_index})
+    if verdict is not None and not verdict.accepted:
+        facts.update({"program error code": verdict.code, "meaning": verdict.meaning,
+                      "compute units": verdict.compute_units,
+                      "program log (last lines)": list(verdict.logs[-LOG_TAIL:])})
+    return facts
 
 
 def _spending(item: Planned) -> str:

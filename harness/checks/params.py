@@ -18,7 +18,13 @@ from csi_conformance.harness.core.failures import CheckFailure, Skip
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.harness.core.paths import result_value
 from csi_conformance.harness.core.registry import check
-from csi_conformance.harness.generate import NoValidParams, drawn, invalid_base58, invalid_params, valid_params
+from csi_conformance.harness.generate import (
+    NoValidParams,
+    drawn,
+    invalid_base58,
+    invalid_params,
+    valid_params,
+)
 from csi_conformance.harness.judging.answers import outcome_path
 from csi_conformance.harness.judging.refusals import expect_refusal, formal_params
 from csi_conformance.harness.verify.addresses import address_tree
@@ -30,7 +36,9 @@ GENERATED_PER_METHOD = 24
 """Contract-breaking params sent per method in a default run (seeded)."""
 VALID_PER_METHOD = 100
 """Valid generated requests per method in a default run: each is judged by every answer check."""
-PROVING_PER_RUN = {"getValidityProof": 12}
+V1_PROOF = "AccountProof"
+"""The definition of a V1 merkle proof (photon-366a15b): a leaf in its tree, none for an account still queued."""
+PROVING_PER_RUN = {"getValidityProof": 12, "getValidityProofV2": 12}
 """Methods whose every valid request makes the target run its prover: a dozen distinct seeded examples
 judge the same rule as a hundred, at a cost a vendor's prover can bear."""
 KEY_PARAMS = ("owner", "address", "hash", "delegate", "mint", "signature")
@@ -140,8 +148,8 @@ def generated_invalid(ctx: CheckContext, method: Method) -> None:
 def generated_valid(ctx: CheckContext, method: Method) -> None:
     _healthy_or_skip(ctx, method)
     closed = set(ctx.keys["closed_hashes"])
-    if method.limit_for("hashes") is not None:  # a validity proof: of v1-tree accounts (harness.verify.batched)
-        closed |= batched_hashes(ctx)
+    if method.limit_for("hashes") is not None or ctx.contract.carries(method.name, V1_PROOF):
+        closed |= batched_hashes(ctx)  # a validity or V1 proof: of v1-tree accounts (harness.verify.batched)
     keys = {kind: [k for k in values if not (kind == "hashes" and k in closed)]
             for kind, values in ctx.keys.lists.items()}
     try:

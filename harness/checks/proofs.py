@@ -5,7 +5,8 @@ or a stale root makes points that every on-chain transaction rejects. This check
 per circuit the API allows (1, 2, 3, 4, 8 accounts; 1, 2 new addresses; 1–4 accounts with 1–2
 addresses), rebuilds the public inputs from the answer (roots and leaves of the accounts, roots
 of the addresses, and the addresses asked), picks the circuit by the counts, and verifies the
-Groth16 equation against the light prover's published verifying keys (`ledger_proofs`). A
+Groth16 equation against the published verifying keys of either trusted setup (0.18.0's or
+today's, `ledger_proofs.verify.SETUPS`); the setup a proof verified under is counted in the report. A
 `null` proof is UNVERIFIED: there is nothing to verify, which is not a verdict on the target.
 """
 
@@ -134,11 +135,13 @@ def _judge(ctx: CheckContext, circuit: Circuit, answer: Answer, addresses: list[
         return
     verdict = verify_compressed(circuit, proof, ordered)
     ctx.examined("proofs", method=METHOD)
+    if verdict.verified and verdict.setup is not None:
+        ctx.examined(f"proofs of the {verdict.setup.name} setup", method=METHOD)  # which keys held, in the report
     if not verdict.verified:
         ctx.defer(_failure(
             f"Groth16 proof does not verify ({circuit.name})", answer,
-            expected=f"e(A, B) = e(α, β)·e(vk_x, γ)·e(C, δ) with the published {circuit.name} verifying key and "
-                     f"public inputs in the order {', '.join(k for k, v in inputs.items() if v)}",
+            expected=f"e(A, B) = e(α, β)·e(vk_x, γ)·e(C, δ) with the published {circuit.name} verifying key of "
+                     f"either setup and public inputs in the order {', '.join(k for k, v in inputs.items() if v)}",
             received={"verdict": verdict.reason, "circuit": circuit.name, "public inputs": _shown(inputs)}))
 
 

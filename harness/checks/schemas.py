@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from csi_conformance.harness.connection import NOT_JSON
-from csi_conformance.harness.context import Answer, CheckContext, body_value
+from csi_conformance.harness.context import Answer, CheckContext, MemoKey, body_value
 from csi_conformance.harness.core.failures import ReadingFailure, SchemaViolation
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.harness.core.paths import BODY, member
@@ -35,6 +35,10 @@ OBSERVE_PER_METHOD = 10
 """Answers per (method, ambiguity) the observer classifies; enough to see a reading, bounded in cost."""
 STATED_ERROR_BODIES = {429: "7-R2", 500: "7-R3"}
 """HTTP statuses whose body §7 states (`{error: string}`), with the clause stating it."""
+OBSERVED: MemoKey[dict[tuple, int]] = MemoKey("observed", dict)
+"""Answers classified so far per (method, ambiguity): at most `OBSERVE_PER_METHOD` each."""
+POINT_REFUSED: MemoKey[dict[tuple[str, str], Validator]] = MemoKey("schema.point-refused", dict)
+"""A validator of a response in which one open point accepts nothing, by (definition, ambiguity)."""
 
 
 def _known(ctx: CheckContext, answer: Answer) -> bool:
@@ -212,7 +216,7 @@ def ambiguity_readings(ctx: CheckContext, answer: Answer) -> None:
         return
     definition = f"{answer.method}.response"
     unusual, touched, followed_by = {}, 0, {}
-    seen = ctx.cache.setdefault("observed", {})
+    seen = ctx.memo[OBSERVED]
     for amb_id in ctx.contract.ambiguities_in(definition):
         if seen.get((answer.method, amb_id), 0) >= OBSERVE_PER_METHOD:
             continue
@@ -245,7 +249,7 @@ def _touches(ctx: CheckContext, answer: Answer, amb_id: str) -> bool:
     still show the point (a `tlv` that is base64), or not touch it (every `tlv` null): it shows it when
     a schema in which the point accepts nothing refuses more of the answer than the contract does."""
     definition = f"{answer.method}.response"
-    refusing = ctx.cache.setdefault("schema.point-refused", {})
+    refusing = ctx.memo[POINT_REFUSED]
     if (definition, amb_id) not in refusing:
         document = ctx.contract.schema_for(definition)
         document["$defs"][ctx.contract.ambiguity(amb_id).definition] = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from csi_conformance.harness.context import Answer, CheckContext, answer_value
+from csi_conformance.harness.context import Answer, CheckContext, MemoKey, answer_value
 from csi_conformance.harness.core.failures import CheckFailure, Skip
 from csi_conformance.harness.core.paths import member, result_value
 from csi_conformance.harness.core.registry import check
@@ -28,6 +28,7 @@ LISTS = (("getCompressionSignaturesForAddress", "address", "addresses", "4.2-M11
          ("getCompressionSignaturesForTokenOwner", "owner", "token_owners", "4.2-M13"))
 """The lists of the transactions that modified a key's accounts: method, param, kind of key, row of §4.2."""
 NULL_INFO = "result null (bare, or value null in {context, value})"
+LATEST: MemoKey[list[dict]] = MemoKey("latest_non_voting")
 
 
 def _latest(ctx: CheckContext) -> list[dict]:
@@ -37,7 +38,7 @@ def _latest(ctx: CheckContext) -> list[dict]:
         items = value.get("items") if isinstance(value, dict) else None
         return [i for i in items or [] if isinstance(i, dict)]
 
-    return ctx.once("latest_non_voting", latest)
+    return ctx.once(LATEST, latest)
 
 
 def failed_signatures(ctx: CheckContext) -> list[str]:

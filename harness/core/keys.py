@@ -10,12 +10,15 @@ import yaml
 from csi_conformance.harness.core.errors import ConfigError
 from csi_conformance.ledger_crypto import b58decode
 
-__all__ = ["KEY_KINDS", "Keys", "load_keys_file"]
+__all__ = ["KEY_KINDS", "QUEUE_KINDS", "Keys", "load_keys_file"]
 
 SIGNATURE_KINDS = frozenset({"signatures", "failed_signatures"})
 """Kinds whose keys are 64-byte transaction signatures; every other kind holds 32-byte keys and hashes."""
 KEY_KINDS = ("signatures", "hashes", "addresses", "owners", "token_owners", "mints", "delegates", "trees",
              "closed_hashes", "closed_addresses", "failed_signatures")
+QUEUE_KINDS = ("batched_trees", "address_trees")
+"""Kinds a run of a contract with the queue methods discovers from the target's getQueueInfo (and its address
+proofs): the batched state trees and the address trees. Not given in a keys file; absent from other runs."""
 
 @dataclass
 class Keys:
@@ -31,13 +34,17 @@ class Keys:
     complete_token_owners: set[str] = field(default_factory=set)  # token owners whose whole list was seen
 
     def add(self, kind: str, *values: Any) -> None:
-        bucket = self.lists[kind]
+        bucket = self.lists.setdefault(kind, []) if kind in QUEUE_KINDS else self.lists[kind]
         for value in values:
             if isinstance(value, str) and value and value not in bucket:
                 bucket.append(value)
 
     def __getitem__(self, kind: str) -> list[str]:
-        return self.lists[kind]
+        return self.lists[kind] if kind not in QUEUE_KINDS else self.lists.get(kind, [])
+
+    def get(self, kind: str) -> list[str]:
+        """The keys of `kind`, none for a kind this run does not know."""
+        return self.lists.get(kind, [])
 
     def summary(self) -> dict[str, list[str]]:
         return {kind: list(values) for kind, values in self.lists.items()}

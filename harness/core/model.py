@@ -61,6 +61,7 @@ class Basis(StrEnum):
     AMBIGUITY = "ambiguity"  # one reading of a point the spec leaves open
     LEDGER = "ledger"  # how the ledger hashes, trees and proves (docs/ledger-facts.md), not the spec text
     KIT = "kit"  # the kit's own error: never a rule the target broke
+    CONTRACT = "contract"  # a rule of the contract chosen with --api beyond the spec's (observed practice at a commit)
 
     @property
     def label(self) -> str:
@@ -75,6 +76,7 @@ _BASIS_LABELS = {
     Basis.AMBIGUITY: "one reading of a point the spec leaves open",
     Basis.LEDGER: "the ledger's hashing, tree and proof rules (docs/ledger-facts.md, not the spec text)",
     Basis.KIT: "an error of the kit itself (not a finding about the target)",
+    Basis.CONTRACT: "the contract chosen with --api: what the most used indexer serves at a commit (not the spec)",
 }
 
 

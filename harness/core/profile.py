@@ -43,13 +43,16 @@ class Profile:
 
 PROFILES = {
     "spec": Profile("spec", {Basis.SPEC: Status.FAIL, Basis.JSON_RPC: Status.WARN, Basis.OBSERVED: Status.INFO,
-                             Basis.AMBIGUITY: Status.AMBIGUOUS, Basis.LEDGER: Status.FAIL, Basis.KIT: Status.ERROR},
+                             Basis.AMBIGUITY: Status.AMBIGUOUS, Basis.LEDGER: Status.FAIL, Basis.KIT: Status.ERROR,
+                             Basis.CONTRACT: Status.FAIL},
                     pin_observed=False),
     "strict": Profile("strict", {Basis.SPEC: Status.FAIL, Basis.JSON_RPC: Status.FAIL, Basis.OBSERVED: Status.FAIL,
-                                 Basis.AMBIGUITY: Status.FAIL, Basis.LEDGER: Status.FAIL, Basis.KIT: Status.ERROR},
+                                 Basis.AMBIGUITY: Status.FAIL, Basis.LEDGER: Status.FAIL, Basis.KIT: Status.ERROR,
+                                 Basis.CONTRACT: Status.FAIL},
                       pin_observed=True),
     "lenient": Profile("lenient", {Basis.SPEC: Status.FAIL, Basis.JSON_RPC: Status.INFO, Basis.OBSERVED: Status.INFO,
-                                   Basis.AMBIGUITY: Status.INFO, Basis.LEDGER: Status.WARN, Basis.KIT: Status.ERROR},
+                                   Basis.AMBIGUITY: Status.INFO, Basis.LEDGER: Status.WARN, Basis.KIT: Status.ERROR,
+                                   Basis.CONTRACT: Status.FAIL},
                        pin_observed=False),
 }
 

@@ -20,15 +20,16 @@ from typing import Any, Literal
 
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.schema import Contract, ContractError, Method
+from csi_conformance.schema.apis import api_directories
 
 __all__ = ["FAMILIES", "REGISTRY", "CheckSpec", "Registry", "answer_check", "check"]
 
-FAMILIES = ("envelope", "transport", "schema", "params", "limits", "pagination", "consistency", "crypto", "onchain",
-            "health", "differential")
+FAMILIES = ("envelope", "transport", "schema", "params", "limits", "pagination", "consistency", "crypto", "v2",
+            "onchain", "health", "differential")
 """The families in the order a run executes them."""
 
 MethodSelector = Callable[[Method], bool]
-_ID = re.compile(r"^[a-z]+\.[a-z0-9]+(-[a-z0-9]+)*$")
+_ID = re.compile(r"^[a-z][a-z0-9]*\.[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 @dataclass(frozen=True)
@@ -99,10 +100,19 @@ class Registry:
         if not spec.clauses:
             raise ContractError(f"check {spec.id!r} cites no clause")
         for clause in spec.clauses:
-            self.contract.clause(clause)
+            self._clause(clause)
         if spec.carries is not None and spec.carries not in self.contract.defs():
             raise ContractError(f"check {spec.id!r} carries {spec.carries!r}, which the contract does not define")
         self._checks[spec.id] = spec
+
+    def _clause(self, clause: str) -> None:
+        """A clause a check cites must be one of its registry's contract or, for the shared registry, of a contract
+        the kit ships (a check of the V2 answers cites the clauses of the contract that has them)."""
+        if self._contract is not None or clause in self.contract.clauses:
+            self.contract.clause(clause)
+            return
+        if not any(clause in Contract.for_api(name).clauses for name in api_directories()):
+            raise ContractError(f"unknown clause id {clause!r}")
 
     def all(self) -> list[CheckSpec]:
         """Every check, families in run order."""

@@ -39,6 +39,7 @@ from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.shard import Shard, parse_shard
 from csi_conformance.ledger_ingest.ledger_source import LedgerSource
 from csi_conformance.ledger_ingest.sources import DEFAULT_WAIT, SlotRange, parse_slots
+from csi_conformance.schema.apis import DEFAULT_API, api_directories
 
 __all__ = ["CONFIG_NAME", "OPTIONS", "Option", "RunOptions", "config_schema", "find_config"]
 
@@ -139,6 +140,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("target", "URL", "base URL of the indexer (default: the bundled reference server on a free loopback port)",
            _url),
     Option("api-key", "KEY", "API key sent as ?api-key= (default: $CSI_API_KEY); never printed", env="CSI_API_KEY"),
+    Option("api", "NAME", f"the contract the target is certified against: {', '.join(api_directories())} (default "
+           f"{DEFAULT_API}, the spec's; another is the API clients call today, which extends it)",
+           _choice({name: name for name in api_directories()}), default=DEFAULT_API),
     Option("profile", "NAME", f"how the spec's silences are judged: {', '.join(PROFILES)} (default spec)",
            _choice({name: name for name in PROFILES}), default="spec"),
     Option("seed", "N", "seed of generated requests (default 0): the same seed sends the same requests", _seed,
@@ -192,6 +196,8 @@ class RunOptions:
 
     target: str | None = None
     api_key: str | None = None
+    api: str = DEFAULT_API
+    """The name of the contract the run certifies against (`Contract.for_api`)."""
     profile: str = "spec"
     seed: int = 0
     report_dir: Path | None = Path("csi-report")

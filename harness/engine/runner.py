@@ -17,12 +17,11 @@ from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue: a run over the default registry runs it all)
 from csi_conformance.harness.connection import NOT_JSON, Exchange, Target
-from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.context import Answer, CheckContext, RunFacts
 from csi_conformance.harness.core.baseline import apply_baseline
 from csi_conformance.harness.core.errors import TargetError
 from csi_conformance.harness.core.events import CheckFinished, Event, PhaseStarted, RunFinished, RunStarted
 from csi_conformance.harness.core.failures import CheckFailure, NotApplicable, Skip
-from csi_conformance.harness.core.keys import Keys
 from csi_conformance.harness.core.model import (
     BaselineEntry,
     Basis,
@@ -32,7 +31,6 @@ from csi_conformance.harness.core.model import (
     RunResult,
     Status,
 )
-from csi_conformance.harness.core.profile import Profile
 from csi_conformance.harness.core.registry import REGISTRY, CheckSpec, Registry
 from csi_conformance.harness.core.values import jsonable
 from csi_conformance.harness.discover import discover
@@ -45,45 +43,27 @@ from csi_conformance.schema import Contract
 __all__ = ["RunConfig", "run"]
 
 
-@dataclass
-class RunConfig:
-    """What to run and how; built by `csi run` from its flags."""
+@dataclass(frozen=True, kw_only=True)
+class RunConfig(RunFacts):
+    """What to run and how, built once by `csi run` from its flags: the run's facts (what every check sees) and
+    which checks run, how many requests are out at once, which findings are known."""
 
-    profile: Profile
-    seed: int = 0
     only: list[str] = field(default_factory=list)
     skip: list[str] = field(default_factory=list)
-    keys: Keys | None = None
-    max_requests: int | None = None
     concurrency: int = 1
     """Requests out together at most (`--concurrency`): the same requests and findings whatever it is."""
-    scenario: str | None = None
-    """The scenario target and reference both hold (`--scenario`); needs a reference in `run`."""
-    cases: Sequence[Any] | None = None
-    """Golden cases to replay instead of the scenario's cases from the cases folder."""
     baseline: list[BaselineEntry] | None = None
     """Known findings (`--baseline`): reported, not counted by the gate."""
     shard: Shard | None = None
     """Run only the (check, method) units this shard owns (`--shard I/N`)."""
     target_label: str | None = None
     """How reports name the target when its URL says nothing (the bundled reference on a random port)."""
-    placeholder_proofs: bool = False
-    """The target is the bundled reference serving placeholder proofs (no prover installed): its proofs are
-    reported UNVERIFIED with how to get real ones, never judged as a vendor's would be."""
-    chain: Any = None
-    """The chain the target indexed (`--chain`), replayed into LiteSVM (a `ledger_chain.Chain`): the onchain checks
-    put the target's proofs before Light's programs over it. None without one."""
-    reference_partial_trees: frozenset[str] = frozenset()
-    """Trees of which the reference saw only part (a ledger slice from mid-chain): no root of them is compared."""
-    batched_trees: frozenset[str] | None = None
-    """The batched (v2) state trees of the ledger the target is compared over; None when no ledger is known
-    (an account's hash may then follow either tree kind's layout)."""
     ledger_signatures: tuple[str, ...] = ()
     """The signatures of the ledger the target is compared over (`--chain`, `--ledger`, `--ledger-rpc`): a target
     that knows none of them indexed another ledger, and the run stops before judging (`knows_ledger`)."""
 
 
-def run(target: Target, config: RunConfig, *, contract: Contract | None = None, registry: Registry = REGISTRY,
+def run(target: Target, config: RunConfig, *, registry: Registry = REGISTRY,
         on_event: Callable[[Event], None] = lambda event: None, reference: Target | None = None) -> RunResult:
     """Certify one target. One that cannot be certified at all (unreachable, refusing the key, behind
     the scenario) gives a result whose `precondition` says why, with no check run: one clear
@@ -92,7 +72,7 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
     With a `reference` (a reference server over `config.scenario`), the target must have indexed
     at least up to the reference's slot, and the differential checks compare the two.
     """
-    contract = contract or Contract.default()
+    contract = config.contract
     specs = registry.select(config.only, config.skip)
     methods = _methods(contract, config.only)
     results = {spec.id: CheckResult(spec.id, spec.family, spec.clauses, spec.description,
@@ -118,11 +98,8 @@ def run(target: Target, config: RunConfig, *, contract: Contract | None = None, 
             if spec.only_when and (not methods or answer.method in methods):
                 _guarded(ctx, spec, results[spec.id], lambda s=spec: s.function(ctx, answer), answer.method)
 
-    ctx = CheckContext(contract, config.profile, target, config.keys or Keys(), config.seed, on_answer,
-                       config.max_requests, reference=reference, scenario=config.scenario, cases=config.cases,
-                       placeholder_proofs=config.placeholder_proofs, chain=config.chain,
-                       reference_partial_trees=config.reference_partial_trees, batched_trees=config.batched_trees,
-                       on_failure_body=on_failure_body, notify=on_event)
+    ctx = CheckContext(config, target, on_answer, reference=reference, on_failure_body=on_failure_body,
+                       notify=on_event)
     started = time.monotonic()
     for handle in (target, reference):
         if handle is not None:

@@ -14,18 +14,19 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from csi_conformance.harness.connection import Target
-from csi_conformance.harness.connection.reference import bundled_reference
+from csi_conformance.harness.connection.reference import ReferenceHandle, bundled_reference
 from csi_conformance.harness.core.baseline import load_baseline
 from csi_conformance.harness.core.errors import ConfigError, CsiError, UsageError
 from csi_conformance.harness.core.events import Event, PhaseStarted
 from csi_conformance.harness.core.keys import Keys, load_keys_file
-from csi_conformance.harness.core.model import RunResult
+from csi_conformance.harness.core.model import BaselineEntry, RunResult
 from csi_conformance.harness.core.profile import profile_named
 from csi_conformance.harness.core.registry import REGISTRY
 from csi_conformance.harness.differential.cases import scenario_cases
@@ -36,22 +37,25 @@ from csi_conformance.ledger_ingest.ledger_source import LedgerSource
 from csi_conformance.ledger_ingest.sources import LedgerNotReached
 from csi_conformance.schema import Contract
 
-__all__ = ["certify", "run_config"]
+if TYPE_CHECKING:  # replaying a chain needs LiteSVM: imported by runs with one
+    from csi_conformance.ledger_chain import ChainJudge
+
+__all__ = ["Given", "certify", "read_given", "run_config"]
 
 
 def certify(options: RunOptions | Mapping[str, Any], *, on_event: Callable[[Event], None] | None = None,
             contract: Contract | None = None) -> RunResult:
     """Certify the target `options` name (or the bundled reference) and write the reports; the result says how
-    it went, and `RunResult.exit_code` what `csi run` ends with. Options given as a mapping are read with
-    `RunOptions.from_inputs`: one that cannot work is a result that did not run (exit 2), its reports written
-    when the report folder itself can be."""
+    it went, and `RunResult.exit_code` what `csi run` ends with. The run's contract is `contract`, else the one
+    `options.api` names. Options given as a mapping are read with `RunOptions.from_inputs`: one that cannot work
+    is a result that did not run (exit 2), its reports written when the report folder itself can be."""
     notify = on_event or (lambda event: None)
-    contract = contract or Contract.default()
     started = datetime.now(UTC).isoformat(timespec="seconds")
     try:
         options = options if isinstance(options, RunOptions) else RunOptions.from_inputs(options)
+        contract = contract or Contract.for_api(options.api)
     except CsiError as error:
-        return _not_run(str(error), _report_dir(options), started, contract, notify)
+        return _not_run(str(error), _report_dir(options), started, contract or Contract.default(), notify)
     directory = ensure_writable(options.report_dir) if options.report_dir is not None else None
     with _terminate_as_interrupt():
         try:
@@ -67,50 +71,67 @@ def certify(options: RunOptions | Mapping[str, Any], *, on_event: Callable[[Even
     return result
 
 
-def run_config(options: RunOptions, contract: Contract) -> RunConfig:
-    """What the engine runs, from the options; every file they name (keys, baseline, cases) is read here,
-    before any server starts, and one that cannot be read is a `ConfigError` (exit 2)."""
+@dataclass(frozen=True)
+class Given:
+    """What the files the options name hold (keys, baseline, cases), read before any server starts."""
+
+    keys: Keys | None
+    baseline: list[BaselineEntry] | None
+    cases: Sequence[Any] | None
+
+
+def read_given(options: RunOptions, contract: Contract) -> Given:
+    """Every file the options name, read here; one that cannot be read is a `ConfigError` (exit 2), a check or
+    method `--only`/`--skip` names that does not exist a `UsageError`."""
     unknown = [token for token in (*options.only, *options.skip) if not _known_token(token, contract)]
     if unknown:
         raise UsageError("--only/--skip: " + "; ".join(_did_you_mean(token, contract) for token in unknown))
     baseline = load_baseline(options.baseline, checks={spec.id for spec in REGISTRY.all()},
                              methods=set(contract.methods)) if options.baseline else None
+    cases = scenario_cases(options.scenario) if options.scenario else [] if options.ledger is not None else None
+    return Given(load_keys_file(options.keys) if options.keys else None, baseline, cases)
+
+
+def run_config(options: RunOptions, contract: Contract, *, given: Given | None = None, chain: ChainJudge | None = None,
+               compared: ReferenceHandle | None = None, bundled: ReferenceHandle | None = None) -> RunConfig:
+    """What the engine runs, built once: the options, the files they name (`given`, else read here), the chain
+    replayed, and what the references started for the run hold (`compared`: the one over `--scenario` or the
+    ledger, `bundled`: the one serving as the target when no `--target` is given)."""
+    given = given or read_given(options, contract)
     ledger = f"ledger {options.ledger}" if options.ledger is not None else None
-    return RunConfig(profile=profile_named(options.profile), seed=options.seed, only=list(options.only),
-                     skip=list(options.skip), keys=load_keys_file(options.keys) if options.keys else None,
-                     max_requests=options.max_requests, concurrency=options.concurrency,
-                     scenario=options.scenario or ledger,
-                     cases=scenario_cases(options.scenario) if options.scenario else [] if ledger else None,
-                     baseline=baseline, shard=options.shard,
-                     target_label=None if options.target else f"bundled reference ({options.scenario or 'default'} "
-                                                              "scenario)")
+    of_ledger = compared if compared is not None and options.ledger is not None else None
+    serving = bundled or (compared if options.target is None else None)
+    return RunConfig(
+        contract=contract, profile=profile_named(options.profile), seed=options.seed, only=list(options.only),
+        skip=list(options.skip), keys=_with_keys(given.keys, of_ledger.keys) if of_ledger else given.keys or Keys(),
+        max_requests=options.max_requests, concurrency=options.concurrency, scenario=options.scenario or ledger,
+        cases=given.cases, baseline=given.baseline, shard=options.shard,
+        target_label=None if options.target else f"bundled reference ({options.scenario or 'default'} scenario)",
+        placeholder_proofs=serving is not None and serving.proofs == "placeholder", chain=chain,
+        reference_partial_trees=frozenset(getattr(compared, "partial_trees", ())),
+        batched_trees=frozenset(getattr(compared, "batched_trees", ())) if compared is not None else None,
+        ledger_signatures=tuple(of_ledger.keys.get("signatures", ())) if of_ledger else ())
 
 
 def _certify(options: RunOptions, contract: Contract, notify: Callable[[Event], None]) -> RunResult:
-    config = run_config(options, contract)
-    config.chain = _replayed_chain(options.ledger, notify)
+    given = read_given(options, contract)
+    chain = _replayed_chain(options.ledger, notify)
     with contextlib.ExitStack() as stack:
-        reference_url = None
+        compared = bundled = None
         if options.scenario or options.ledger is not None:
             notify(PhaseStarted("starting the reference to compare with"))
             source = options.ledger if options.ledger is not None else options.scenario
             prover = "auto" if options.target is None else "none"  # it is the target too when none is given
-            handle = stack.enter_context(bundled_reference(source, prover=prover))
-            reference_url = handle.url
-            config.keys = _with_keys(config.keys, handle.keys) if options.ledger is not None else config.keys
-            config.placeholder_proofs = options.target is None and handle.proofs == "placeholder"
-            config.reference_partial_trees = frozenset(getattr(handle, "partial_trees", ()))
-            config.batched_trees = frozenset(getattr(handle, "batched_trees", ()))
-            if options.ledger is not None:
-                config.ledger_signatures = tuple(handle.keys.get("signatures", ()))
-        url = options.target or reference_url
+            compared = stack.enter_context(bundled_reference(source, prover=prover))
+        url = options.target or (compared.url if compared is not None else None)
         if url is None:
             notify(PhaseStarted("starting the bundled reference"))
-            handle = stack.enter_context(bundled_reference("default", prover="auto"))
-            url, config.placeholder_proofs = handle.url, handle.proofs == "placeholder"
+            bundled = stack.enter_context(bundled_reference("default", prover="auto"))
+            url = bundled.url
+        config = run_config(options, contract, given=given, chain=chain, compared=compared, bundled=bundled)
         target = stack.enter_context(Target(url, api_key=options.api_key, timeout=options.timeout, rate=options.rate))
-        reference = stack.enter_context(Target(reference_url, timeout=options.timeout)) if reference_url else None
-        return run(target, config, contract=contract, on_event=notify, reference=reference)
+        reference = stack.enter_context(Target(compared.url, timeout=options.timeout)) if compared else None
+        return run(target, config, on_event=notify, reference=reference)
 
 
 def _replayed_chain(ledger: LedgerSource | None, notify: Callable[[Event], None]) -> Any:
@@ -118,16 +139,16 @@ def _replayed_chain(ledger: LedgerSource | None, notify: Callable[[Event], None]
     onchain checks judge the target's proofs over its state. One that does not replay is a ConfigError (exit 2)."""
     if ledger is None or ledger.kind != "chain":
         return None
-    from csi_conformance.ledger_chain import ChainError, load_chain  # LiteSVM is loaded by runs with a chain only
+    from csi_conformance.ledger_chain import ChainError, ChainJudge  # LiteSVM is loaded by runs with a chain only
 
     notify(PhaseStarted("replaying the chain into LiteSVM"))
     try:
-        return load_chain(ledger.paths[0])
+        return ChainJudge.load(ledger.paths[0])
     except ChainError as error:
         raise ConfigError(f"{ledger.paths[0]}: {error}") from None
 
 
-def _with_keys(keys: Keys | None, found: Mapping[str, Any]) -> Keys:
+def _with_keys(keys: Keys | None, found: Mapping[str, Sequence[str]]) -> Keys:
     """The run's keys with those of the reference's ledger added, as `--keys` would add them."""
     keys = keys or Keys()
     for kind, values in found.items():

@@ -152,7 +152,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
     options = config.stash[OPTIONS_KEY] = options_from_config(config)
     try:  # every file an option names is read now: a bad one stops pytest before any test runs
-        run_config(options, Contract.default())
+        run_config(options, Contract.for_api(options.api))
     except CsiError as exc:
         raise pytest.UsageError(f"csi: {exc}") from None
     catalogue = Catalogue.from_parent(session, name="csi", nodeid="csi")

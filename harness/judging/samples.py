@@ -12,6 +12,7 @@ from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.connection import OMIT
 from csi_conformance.harness.context import CheckContext
 from csi_conformance.harness.core.failures import Skip
+from csi_conformance.harness.generate import ARRAY_ITEMS, array_item, member_kind, takes_list
 from csi_conformance.harness.judging.answers import defer_refused
 from csi_conformance.harness.judging.pages import item_key, items_of, walk_pages
 from csi_conformance.schema import Method
@@ -28,11 +29,11 @@ def sample_params(ctx: CheckContext, method: Method, *, pick: int = 0) -> Any:
     if method.params_kind == "none":
         return OMIT
     if method.params_kind == "array":
-        return [ctx.fresh_pubkey()]
+        return [_array_item(ctx, method, pick)]
     missing: list[str] = []
     for members in method.asked_by:
-        kinds = {name: method.key_kind(name) for name in members}
-        absent = [kind or name for name, kind in kinds.items() if not (kind and ctx.keys[kind])]
+        kinds = {name: member_kind(method, name) for name in members}
+        absent = [kind or name for name, kind in kinds.items() if not (kind and ctx.keys.get(kind))]
         if not absent:
             return {name: _one(method, name, _pick(ctx.keys[kind], pick)) for name, kind in kinds.items()}
         missing += absent
@@ -46,7 +47,19 @@ def _pick(keys: list[str], pick: int) -> str:
 
 
 def _one(method: Method, name: str, key: str) -> Any:
-    return [key] if method.takes_list(name) else key
+    return [key] if takes_list(method, name) else key
+
+
+def _array_item(ctx: CheckContext, method: Method, pick: int) -> Any:
+    """One item of a list-valued params: a discovered key of its items' kind (a new address with a known tree
+    for `AddressWithTree`), else a fresh key, as the spec's getMultipleNewAddressProofs takes."""
+    item = array_item(method)
+    found = ctx.keys.get(ARRAY_ITEMS.get(item or "", ""))
+    if not found:
+        return ctx.fresh_pubkey()
+    if item == "AddressWithTree":
+        return {"address": ctx.fresh_pubkey(), "tree": _pick(found, pick)}
+    return _pick(found, pick)
 
 
 def sample_params_or_none(ctx: CheckContext, method: Method, *, pick: int = 0) -> Any:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.context import Answer, CheckContext, MemoKey
 from csi_conformance.harness.core.paths import BODY, from_pointer
 from csi_conformance.schema.validation import Validator, Violation
 
@@ -97,13 +97,20 @@ def _distance(found: Sequence[Violation]) -> tuple[bool, int, int]:
     return other_type, len(found), -max((v.path.count("/") for v in found), default=0)
 
 
+DOCUMENTS: MemoKey[dict[str, dict]] = MemoKey("schema.documents", dict)
+"""The whole schema of each definition under every reading (`schema_document`)."""
+READING_DOCUMENTS: MemoKey[dict[tuple, dict]] = MemoKey("schema.reading-documents", dict)
+"""The schema of a definition with each open point pinned to some readings (`reading_member`)."""
+BRANCHES: MemoKey[dict[tuple, Validator]] = MemoKey("schema.branches", dict)
+"""A validator of each `anyOf` branch followed when naming the wrong member."""
+
 MAX_DESCENT = 6
 """Nested `anyOf` levels followed when naming the wrong member."""
 
 
 def schema_document(ctx: CheckContext, definition: str) -> dict:
     """The whole schema of a definition under every reading, built once per run (`closest_violations`)."""
-    documents = ctx.cache.setdefault("schema.documents", {})
+    documents = ctx.memo[DOCUMENTS]
     if definition not in documents:
         documents[definition] = ctx.contract.schema_for(definition)
     return documents[definition]
@@ -130,7 +137,7 @@ def reading_member(ctx: CheckContext, amb_id: str, reading: str, instance: Any, 
         if other != amb_id and names:
             readings[other] = list(names)
     readings[amb_id] = [reading]
-    documents = ctx.cache.setdefault("schema.reading-documents", {})
+    documents = ctx.memo[READING_DOCUMENTS]
     key = (definition, tuple(sorted((name, tuple(names)) for name, names in readings.items())))
     if key not in documents:
         documents[key] = ctx.contract.schema_for(definition, readings)
@@ -151,7 +158,7 @@ def _at(node: Any, pointer: str) -> Any:
 
 
 def _branch_validator(ctx: CheckContext, document: dict, schema_path: str, index: int, branch: Any) -> Validator:
-    cache = ctx.cache.setdefault("schema.branches", {})
+    cache = ctx.memo[BRANCHES]
     key = (id(document.get("$defs")), schema_path, index)
     if key not in cache:
         schema = {"$defs": document.get("$defs", {}), **branch} if isinstance(branch, dict) else branch

@@ -16,7 +16,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.context import Answer, CheckContext, MemoKey
 from csi_conformance.harness.core.failures import CheckFailure, NotApplicable, Skip
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.harness.core.paths import BODY, result_value
@@ -62,6 +62,10 @@ class Mirror:
         raise RuntimeError(f"the mirror's {method} list for {params} does not end")
 
 
+MIRROR: MemoKey[Mirror] = MemoKey("mirror")
+"""The run's mirror (`started_mirror`)."""
+
+
 def started_mirror(ctx: CheckContext) -> Mirror:
     """The run's mirror, built from the discovered keys on first use; stopped when the run has
     judged every check (it drops the context that started it). With `--scenario` the target's data is known, and
@@ -75,7 +79,7 @@ def started_mirror(ctx: CheckContext) -> Mirror:
         mirror.session.start()
         return mirror
 
-    return ctx.once("mirror", start)
+    return ctx.once(MIRROR, start)
 
 
 def mirror_of(ctx: CheckContext) -> Mirror:

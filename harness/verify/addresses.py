@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.context import Answer, CheckContext, MemoKey
 from csi_conformance.harness.core.paths import result_value
 from csi_conformance.harness.core.values import clip
 from csi_conformance.harness.verify.validity import Problem
@@ -30,6 +30,8 @@ FRESH_TREE_ROOT = "3FrGzyXtjqjnukHDS2M5oyVj8tMVcHSahcHpWBGR5MHY"
 """Root of an address tree holding only its two sentinel elements (ledger-facts.md)."""
 TAKEN_PROBES = 3
 """Discovered addresses asked about, to learn which ones the target itself says are taken."""
+ADDRESS_TREE: MemoKey[str | None] = MemoKey("address_tree")
+TAKEN: MemoKey[list[tuple[str, Answer]]] = MemoKey("taken")
 
 
 def address_tree(ctx: CheckContext) -> str | None:
@@ -41,14 +43,14 @@ def address_tree(ctx: CheckContext) -> str | None:
         tree = items[0].get("merkleTree") if items and isinstance(items[0], dict) else None
         return tree if isinstance(tree, str) else None
 
-    return ctx.once("address_tree", named)
+    return ctx.once(ADDRESS_TREE, named)
 
 
 def address_taken_probes(ctx: CheckContext) -> list[tuple[str, Answer]]:
     """Discovered addresses (live or closed: an address never leaves its tree), each with the
     target's answer when asked for a new-address proof of it (asked once, cached)."""
     addresses = (ctx.keys["addresses"] + ctx.keys["closed_addresses"])[:TAKEN_PROBES]
-    return ctx.once("taken", lambda ctx: [(address, ctx.call("getMultipleNewAddressProofs", [address]))
+    return ctx.once(TAKEN, lambda ctx: [(address, ctx.call("getMultipleNewAddressProofs", [address]))
                                           for address in addresses])
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.context import Answer, CheckContext, MemoKey
 from csi_conformance.harness.verify.values import bn_value, matching_layout, tree_layouts
 from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT
 from csi_conformance.ledger_crypto.merkle import zero_hashes
@@ -24,6 +24,7 @@ __all__ = ["EMPTY_BATCHED_ROOT", "Proven", "batched_hashes", "batched_sample", "
 
 EMPTY_BATCHED_ROOT = int.from_bytes(zero_hashes(BATCHED_STATE_HEIGHT)[-1], "big")
 """The root of a batched state tree no account was appended to: never the root proving an account in it."""
+BATCHED_HASHES: MemoKey[frozenset[str]] = MemoKey("batched_hashes")
 
 
 def _seen(ctx: CheckContext) -> Iterator[dict]:
@@ -35,7 +36,7 @@ def _seen(ctx: CheckContext) -> Iterator[dict]:
 
 def batched_hashes(ctx: CheckContext) -> frozenset[str]:
     """The hashes of the accounts discovery saw in batched trees (worked out once a run)."""
-    known = ctx.cache.get("batched_hashes")
+    known = ctx.memo.get(BATCHED_HASHES)
     if known is None:
         found = set()
         for account in _seen(ctx):
@@ -49,7 +50,7 @@ def batched_hashes(ctx: CheckContext) -> frozenset[str]:
                     found.add(account["hash"])
             except (KeyError, TypeError, ValueError, OverflowError):
                 continue
-        known = ctx.cache["batched_hashes"] = frozenset(found)
+        known = ctx.memo[BATCHED_HASHES] = frozenset(found)
     return known
 
 

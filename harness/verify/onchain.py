@@ -1,9 +1,10 @@
 """A target's proofs before the on-chain verifier: what to ask, and what of an answer a transaction needs.
 
-With `--chain` the run holds the chain the target indexed, replayed into LiteSVM (`ledger_chain`). The
-plan asks one validity proof per circuit the contract allows and the chain can fill, of accounts one
-transaction can spend together (`groups`: a user's plain accounts; a user's tokens of one mint), with
-new addresses from seeds the kit picks (`new_address`), so that the transaction a proof is for can
+With `--chain` the run holds the chain the target indexed, replayed into LiteSVM, seen through its one
+face for judges (`ledger_chain.judging.ChainJudge`). The plan asks one validity proof per circuit the
+contract allows and the chain can fill, of accounts one transaction can spend together (`groups`: a
+user's plain accounts; a user's tokens of one mint), with new addresses from seeds the kit picks
+(`new_address`), so that the transaction a proof is for can
 be built and simulated, and the program's verdict is about the proof, never about the kit's choice.
 An answer is asked once per run, whichever `onchain` check needs it first. Nothing here decides a
 verdict: it reads what the target sent and says what keeps it out of a transaction.
@@ -13,10 +14,9 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from csi_conformance.harness.context import Answer, CheckContext
+from csi_conformance.harness.context import Answer, CheckContext, MemoKey
 from csi_conformance.harness.core.failures import NotApplicable
 from csi_conformance.harness.core.paths import result_value
 from csi_conformance.harness.core.values import clip
@@ -24,10 +24,10 @@ from csi_conformance.harness.verify.validity import Problem
 from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.ledger_proofs.circuits import CIRCUITS, Circuit
 
-if TYPE_CHECKING:
-    from csi_conformance.ledger_chain import Chain
+if TYPE_CHECKING:  # a chain needs LiteSVM: its face is imported where a run has one, not by every run
+    from csi_conformance.ledger_chain.judging import ChainJudge
 
-__all__ = ["METHOD", "Planned", "Usable", "answer_for", "chain_of", "plan", "programs", "spent_to_ask",
+__all__ = ["METHOD", "Planned", "Usable", "answer_for", "chain_of", "judge_of", "plan", "spent_to_ask",
            "transaction_parts"]
 
 METHOD = "getValidityProof"
@@ -40,25 +40,24 @@ SPENT_ASKED = {"plain": 2, "token": 1}
 CLAUSE = ("ledger-P4",)
 
 
-def programs() -> ModuleType:
-    """`ledger_chain`, imported on first use: LiteSVM is loaded by runs with a chain only."""
-    from csi_conformance import ledger_chain
-
-    return ledger_chain
-
-
-def chain_of(ctx: CheckContext) -> Chain:
-    """The run's chain; without one the `onchain` checks cannot apply, nor over a chain of today's programs:
-    their verifier refuses the v1 proofs of every prover this kit can install (Custom 6043), and their queued
-    accounts are spent by index, which these checks do not yet ask (README, "Today's programs")."""
+def judge_of(ctx: CheckContext) -> ChainJudge:
+    """The run's chain, whichever programs made it; without one the `onchain` checks cannot apply."""
     if ctx.chain is None:
         raise NotApplicable("no --chain given")
-    if ctx.chain.today:
-        raise NotApplicable("the chain was made by today's programs (0.28.3), whose verifier refuses the v1 proofs "
-                            "of the prover this kit installs, and whose queued accounts are spent by index, which "
-                            "the onchain checks do not yet put before the programs: certify the proofs on a chain "
-                            "of `csi chain generate --programs 0.18.0`")
     return ctx.chain
+
+
+def chain_of(ctx: CheckContext) -> ChainJudge:
+    """The run's chain for judging validity proofs: not over a chain of today's programs, whose verifier refuses
+    the v1 proofs of every prover this kit can install (Custom 6043); its queued accounts, spent by index with
+    no proof, are `onchain.queued-spend`'s (README, "Today's programs")."""
+    chain = judge_of(ctx)
+    if chain.today:
+        raise NotApplicable("the chain was made by today's programs (0.28.3), whose verifier refuses the v1 proofs "
+                            "of the prover this kit installs (Custom 6043: ProofVerificationFailed): certify the "
+                            "proofs on a chain of `csi chain generate --programs 0.18.0`; its queued accounts, "
+                            "spent by index with no proof, are judged by onchain.queued-spend")
+    return chain
 
 
 @dataclass(frozen=True)
@@ -89,13 +88,17 @@ class Planned:
         return params
 
 
-def plan(ctx: CheckContext, chain: Chain) -> tuple[list[Planned], list[str]]:
+PLAN: MemoKey[tuple[list[Planned], list[str]]] = MemoKey("onchain plan")
+ANSWERS: MemoKey[Answer] = MemoKey("onchain answer")
+
+
+def plan(ctx: CheckContext, chain: ChainJudge) -> tuple[list[Planned], list[str]]:
     """The proofs to ask for (one per circuit the contract allows, and one of a token account), and the
     circuits the chain cannot fill, in words. The same for every check of a run."""
-    return ctx.once("onchain plan", lambda ctx: _plan(ctx, chain))
+    return ctx.once(PLAN, lambda ctx: _plan(ctx, chain))
 
 
-def _plan(ctx: CheckContext, chain: Chain) -> tuple[list[Planned], list[str]]:
+def _plan(ctx: CheckContext, chain: ChainJudge) -> tuple[list[Planned], list[str]]:
     plain, tokens = _largest_groups(chain)
     planned, unreached = [], []
     for (n, m), circuit in CIRCUITS.items():
@@ -111,13 +114,11 @@ def _plan(ctx: CheckContext, chain: Chain) -> tuple[list[Planned], list[str]]:
     return planned, unreached
 
 
-def _planned(chain: Chain, circuit: Circuit, hashes: tuple[bytes, ...], seeds: tuple[bytes, ...], *,
+def _planned(chain: ChainJudge, circuit: Circuit, hashes: tuple[bytes, ...], seeds: tuple[bytes, ...], *,
              token: bool = False) -> Planned:
-    lib = programs()
-    addresses = tuple(b58encode(lib.new_address(chain, seed)) for seed in seeds)
-    trees = tuple(str(chain.model.live[hash_].tree) for hash_ in hashes)
-    return Planned(circuit, hashes, seeds, addresses, trees + (str(chain.model.address_tree_key),) * len(seeds),
-                   token)
+    addresses = tuple(b58encode(chain.new_address(seed)) for seed in seeds)
+    trees = tuple(chain.tree_of(hash_) for hash_ in hashes)
+    return Planned(circuit, hashes, seeds, addresses, trees + (chain.address_tree,) * len(seeds), token)
 
 
 def _allowed(ctx: CheckContext, accounts: int, addresses: int) -> bool:
@@ -132,15 +133,15 @@ def _allowed(ctx: CheckContext, accounts: int, addresses: int) -> bool:
     return allowed
 
 
-def _largest_groups(chain: Chain) -> tuple[list[bytes], list[bytes]]:
+def _largest_groups(chain: ChainJudge) -> tuple[list[bytes], list[bytes]]:
     """The largest set of plain accounts and of token accounts one transaction can spend."""
     plain: list[bytes] = []
     tokens: list[bytes] = []
-    for group in programs().groups(chain):
-        if chain.model.live[group[0]].token is None:
-            plain = max(plain, group, key=len)
+    for group in chain.groups():
+        if group.token:
+            tokens = max(tokens, list(group.hashes), key=len)
         else:
-            tokens = max(tokens, group, key=len)
+            plain = max(plain, list(group.hashes), key=len)
     return plain, tokens
 
 
@@ -149,22 +150,22 @@ def _seed(run_seed: int, circuit: Circuit, index: int) -> bytes:
     return hashlib.sha256(f"csi-conformance onchain {run_seed} {circuit.name} {index}".encode()).digest()
 
 
-def spent_to_ask(chain: Chain) -> list[bytes]:
+def spent_to_ask(chain: ChainJudge) -> list[bytes]:
     """A few accounts the chain has spent whose leaf is still in the tree (plain and token ones): a proof
     of one would still fold to the on-chain root, so only the programs' queue stands between it and a spend."""
     chosen: list[bytes] = []
     counts = dict.fromkeys(SPENT_ASKED, 0)
-    for hash_ in programs().spent_accounts(chain):
-        kind = "plain" if chain.model.spent[hash_].token is None else "token"
+    for account in chain.spent_accounts():
+        kind = "token" if account.token else "plain"
         if counts[kind] < SPENT_ASKED[kind]:
             counts[kind] += 1
-            chosen.append(hash_)
+            chosen.append(account.hash)
     return chosen
 
 
 def answer_for(ctx: CheckContext, planned: Planned) -> Answer:
     """The target's answer to a planned request, asked once per run."""
-    return ctx.once(f"onchain answer {planned.label}", lambda ctx: ctx.call(METHOD, planned.params))
+    return ctx.once(ANSWERS.at(planned.label), lambda ctx: ctx.call(METHOD, planned.params))
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from csi_conformance.harness.verify.values import bn_value
 from csi_conformance.ledger_crypto import b58encode
 
 if TYPE_CHECKING:
-    from csi_conformance.ledger_chain import Chain, RootHistory
+    from csi_conformance.ledger_chain.judging import ChainJudge, RootHistory
 
 __all__ = ["Histories", "Served", "address_roots", "root_problems", "validity_roots"]
 
@@ -46,11 +46,8 @@ class Served:
 class Histories:
     """The on-chain root history of each tree of a chain, read once (simulations never change it)."""
 
-    def __init__(self, chain: Chain) -> None:
-        from csi_conformance.ledger_chain import root_history  # LiteSVM: loaded by runs with a chain only
-
-        keys = [*chain.model.state_trees, chain.model.address_tree_key]
-        self._histories = {str(key): root_history(chain, key) for key in keys}
+    def __init__(self, chain: ChainJudge) -> None:
+        self._histories = {tree: chain.root_history(tree) for tree in (*chain.state_trees, chain.address_tree)}
 
     def get(self, tree: str) -> RootHistory:
         return self._histories[tree]

@@ -53,6 +53,8 @@ class Variant:
     ledger: str | None = None
     """A folder of real transactions (`PHOTON_HEAD`) served instead of the default scenario: the run compares
     with a clean reference over the same folder, as `csi run --ledger file:FOLDER` does."""
+    api: str = "0.50.0"
+    """The contract the variant is served and certified under (`csi run --api NAME`); its clean reference too."""
 
 
 class _Rewrite:
@@ -102,11 +104,11 @@ def _ledger(folder: str | None = None):
 
 @contextlib.contextmanager
 def serving(variant: Variant | None, options: ServerOptions | None = None, *,
-            ledger: str | None = None) -> Iterator[str]:
+            ledger: str | None = None, api: str | None = None) -> Iterator[str]:
     """A reference server over the default scenario (or the `ledger` folder, else the variant's) with `variant`'s
-    fault; yields its URL."""
+    fault, serving the contract `api` names (else the variant's); yields its URL."""
     options = options or ServerOptions()
-    contract = Contract.default()
+    contract = Contract.for_api(api or (variant.api if variant is not None else "0.50.0"))
     ledger = _ledger(ledger or (variant.ledger if variant is not None else None))
 
     def real(method: str, params: Any) -> Any:

@@ -36,7 +36,7 @@ from .report.reprs import python_literals
 from .variants_proofs import VARIANTS as PROOF_VARIANTS
 
 VARIANTS = all_variants()
-SHOWN_VIOLATED = (Basis.SPEC, Basis.LEDGER)
+SHOWN_VIOLATED = (Basis.SPEC, Basis.LEDGER, Basis.CONTRACT)
 """The findings that show a clause violated: one resting on a convention, observed practice or a reading
 of an open point says the rule broken is not the clause's, whatever the finding cites."""
 
@@ -48,8 +48,10 @@ def _run(variant: Variant | None, **config):
         target = stack.enter_context(Target(stack.enter_context(serving(variant))))
         reference = None
         if variant is not None and variant.scenario:
-            reference = stack.enter_context(Target(stack.enter_context(serving(None))))
+            reference = stack.enter_context(Target(stack.enter_context(serving(None, api=variant.api))))
             config["scenario"] = "default"
+        if variant is not None:
+            config["contract"] = Contract.for_api(variant.api)
         config.setdefault("skip", [PROOF_CHECK])  # the placeholder prover fails it: tests/harness/test_proof_check.py
         return run(target, RunConfig(profile=PROFILES["spec"], **config), reference=reference)
 
@@ -58,7 +60,7 @@ def _run_over_ledger(variant: Variant | None, folder: str, *, only=()):
     """As `csi run --target URL --ledger file:FOLDER`: the session starts the clean reference over the folder."""
     with serving(variant, ledger=folder) as url:
         return certify(RunOptions(target=url, ledger=LedgerSource.files([ledger_folder(folder)]), report_dir=None,
-                                  only=tuple(only), skip=(PROOF_CHECK,)))
+                                  only=tuple(only), skip=(PROOF_CHECK,), api=variant.api if variant else "0.50.0"))
 
 
 def test_every_family_has_at_least_two_variants() -> None:

@@ -216,7 +216,7 @@ def test_429_on_one_method(upstream: str, tmp_path: Path) -> None:
 
 
 def test_429_on_every_request_stops_the_run(upstream: str, tmp_path: Path) -> None:
-    """Protection: `STOP_AFTER["rate-limited"]` (harness/context.py) with the back-off of
+    """Protection: `STOP_AFTER["rate-limited"]` (harness/context/asking.py) with the back-off of
     `backoff_delay`: three exchanges in a row that stay 429 stop the run, inconclusive (exit 3),
     after 3 x (0.5 + 1 + 2) s without Retry-After, or 3 x 3 x Retry-After with it. The two runs,
     without and with `Retry-After: 1`, go side by side: they spend their time waiting."""

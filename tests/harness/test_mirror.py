@@ -17,7 +17,7 @@ from typing import Any
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
 from csi_conformance.harness.connection import Target
-from csi_conformance.harness.context import CheckContext
+from csi_conformance.harness.context import CheckContext, RunFacts
 from csi_conformance.harness.core.keys import Keys
 from csi_conformance.harness.core.model import RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
@@ -51,7 +51,8 @@ def _mirror_checks(result: RunResult) -> dict[str, Any]:
 
 def _discovered(url: str) -> Keys:
     with Target(url) as target:
-        ctx = CheckContext(Contract.default(), PROFILES["spec"], target, Keys(), 0, lambda ctx, answer: None)
+        ctx = CheckContext(RunFacts(contract=Contract.default(), profile=PROFILES["spec"]), target,
+                           lambda ctx, answer: None)
         discover(ctx)
         return ctx.keys
 

@@ -58,6 +58,7 @@ def test_clean_reference_with_the_prover_passes(prover: ProverProcess) -> None:
     check = _check(None, ServerOptions(prover_url=prover.url))
     assert check.status is Status.PASS, [finding_text(f) for f in check.findings]
     assert check.examined["proofs"] == len(CIRCUITS)  # one per circuit: every family, each circuit once
+    assert check.examined["proofs of the 0.18.0 setup"] == len(CIRCUITS)  # the light prover 0.18.0's keys
 
 
 def test_spec_2_10_form_is_verified_too(prover: ProverProcess) -> None:
@@ -89,6 +90,8 @@ def test_reference_without_a_prover_fails_naming_circuit_and_inputs() -> None:
     assert names == {f"Groth16 proof does not verify ({c.name})" for c in CIRCUITS.values()}
     combined = next(f for f in check.findings if "combined_26_2_1" in f.title)
     assert combined.received["circuit"] == "combined_26_2_1" and "does not hold" in combined.received["verdict"]
+    assert "combined_26_2_1 verifying key of either setup" in combined.expected
+    assert not any(kind.startswith("proofs of the") for kind in check.examined)
     inputs = combined.received["public inputs"]
     assert list(inputs) == ["account roots", "account leaves", "address roots", "addresses"]
     assert [len(values) for values in inputs.values()] == [2, 2, 1, 1]

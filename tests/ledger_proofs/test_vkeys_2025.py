@@ -93,3 +93,22 @@ def test_a_proof_of_the_setup_tried_second_verifies_and_goes_first(monkeypatch) 
     verdict = verify.verify_compressed(circuit_named(entry["circuit"]), entry["value"]["compressedProof"], inputs)
     assert verdict.verified and verdict.setup == SETUPS["0.18.0"]
     assert verify._order == ["0.18.0", "2025-10"]
+
+
+LATER_RELEASE = Path(__file__).parent / "fixtures" / "proofs-cli-0.27.0.json"
+"""Real proofs of the light prover shipped in zk-compression-cli 0.27.0 (its SOURCE is in the file)."""
+
+
+@pytest.mark.parametrize("entry", json.loads(LATER_RELEASE.read_text(encoding="utf-8"))["proofs"],
+                         ids=lambda e: e["circuit"])
+def test_a_later_release_of_the_old_setup_verifies_under_it_only(entry, monkeypatch) -> None:
+    """0.27.0's prover, a second release of the 0.18.0 setup: its proofs hold under 0.18.0's keys and
+    under no key of today's setup, so today's keys do not accept just any real proof."""
+    circuit = circuit_named(entry["circuit"])
+    inputs = [int.from_bytes(b58decode(v, length=32), "big") for v in entry["publicInputs"]]
+    proof = entry["value"]["compressedProof"]
+    monkeypatch.setattr(verify, "_order", ["2025-10"])
+    today = verify.verify_compressed(circuit, proof, inputs)
+    assert not today.verified and SETUPS["2025-10"].description in today.reason
+    monkeypatch.setattr(verify, "_order", ["2025-10", "0.18.0"])
+    assert verify.verify_compressed(circuit, proof, inputs).setup == SETUPS["0.18.0"]

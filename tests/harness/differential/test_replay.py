@@ -7,8 +7,7 @@ from pathlib import Path
 from csi_conformance.cases.model import Case
 from csi_conformance.harness.checks.differential import case_basis
 from csi_conformance.harness.connection import NOT_JSON, Exchange, Target
-from csi_conformance.harness.context import Answer, CheckContext
-from csi_conformance.harness.core.keys import Keys
+from csi_conformance.harness.context import Answer, CheckContext, RunFacts
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.differential.normalize import comparable
@@ -46,7 +45,8 @@ def _case(clauses: tuple[str, ...]) -> Case:
 
 
 def _context(contract: Contract) -> CheckContext:
-    return CheckContext(contract, PROFILES["spec"], Target("http://127.0.0.1:9"), Keys(), 0, lambda c, a: None)
+    return CheckContext(RunFacts(contract=contract, profile=PROFILES["spec"]), Target("http://127.0.0.1:9"),
+                        lambda c, a: None)
 
 
 def test_a_case_rests_on_the_spec_unless_it_cites_only_silences(contract: Contract) -> None:

@@ -10,8 +10,7 @@ from typing import Any
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
 from csi_conformance.harness.connection import Target
-from csi_conformance.harness.context import CheckContext
-from csi_conformance.harness.core.keys import Keys
+from csi_conformance.harness.context import CheckContext, RunFacts
 from csi_conformance.harness.core.model import Basis, RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.differential.requests import generated_params
@@ -90,8 +89,8 @@ def test_a_null_compressed_proof_is_no_difference() -> None:
 
 def test_generated_proofs_cover_every_accepted_count(contract: Contract) -> None:
     with serving(None) as url, Target(url) as target, Target(url) as reference:
-        ctx = CheckContext(contract, PROFILES["spec"], target, Keys(), 0, lambda c, a: None, reference=reference,
-                           scenario="default")
+        ctx = CheckContext(RunFacts(contract=contract, profile=PROFILES["spec"], scenario="default"), target,
+                           lambda c, a: None, reference=reference)
         discover(ctx)
         method = contract.method("getValidityProof")
         requests = generated_params(ctx, method)

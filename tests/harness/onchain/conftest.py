@@ -1,15 +1,17 @@
 """Fixtures of the onchain tests: the chain tests/ledger_chain generates (36 operations of every kind,
 proofs from the user's proof cache), the reference's ledger over its blocks, the chain replayed into
-LiteSVM, and the light prover the targets prove with (installed when missing: a failure, never a
-skip, without npm)."""
+LiteSVM (and seen through its judging face, as a run sees it), and the light prover the targets prove
+with (installed when missing: a failure, never a skip, without npm); and a chain of today's programs
+(0.28.3), whose accounts wait in batched trees' output queues, with the reference's ledger over it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from csi_conformance.ledger_chain import Chain, generate, load_chain
+from csi_conformance.ledger_chain import Chain, ChainJudge, generate, load_chain
 from csi_conformance.ledger_chain.proofs import ChainProver
+from csi_conformance.ledger_chain.today import TodayPrograms, install_today
 from csi_conformance.ledger_ingest import LedgerSource
 from csi_conformance.ledger_proofs.install import Installation
 from csi_conformance.ledger_proofs.process import ProverProcess, shared_prover
@@ -45,3 +47,37 @@ def ledger(chain_dir: Path) -> Ledger:
 @pytest.fixture(scope="session")
 def prover(installation: Installation) -> ProverProcess:
     return shared_prover(installation)
+
+
+@pytest.fixture(scope="session")
+def judge(loaded: Chain) -> ChainJudge:
+    """The chain as a run holds it: through its judging face."""
+    return ChainJudge(loaded)
+
+
+TODAY_SEED = 8
+TODAY_OPS = 30
+"""Seed 8 writes accounts into both batched trees' output queues within 30 operations, plain and token ones,
+and spends some of them by index."""
+
+
+@pytest.fixture(scope="session")
+def today_programs() -> TodayPrograms:
+    return install_today()
+
+
+@pytest.fixture(scope="session")
+def today_dir(today_programs: TodayPrograms, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate(TODAY_OPS, TODAY_SEED, tmp_path_factory.mktemp("onchain-today") / "chain", prover=ChainProver(),
+                    installation=today_programs).folder
+
+
+@pytest.fixture(scope="session")
+def today_judge(today_dir: Path, today_programs: TodayPrograms) -> ChainJudge:
+    return ChainJudge(load_chain(today_dir, installation=today_programs))
+
+
+@pytest.fixture(scope="session")
+def today_ledger(today_dir: Path) -> Ledger:
+    """What `csi serve --transactions` serves over the chain of today's programs."""
+    return ingest_source(LedgerSource.chain(today_dir)).ledger

@@ -22,6 +22,7 @@ import pytest
 from csi_conformance.harness.core.errors import UsageError
 from csi_conformance.harness.engine.options import RunOptions
 from csi_conformance.harness.engine.session import certify
+from csi_conformance.ledger_chain import ChainJudge
 from csi_conformance.ledger_ingest import LedgerSource
 from csi_conformance.ledger_proofs.process import ProverProcess
 
@@ -70,11 +71,30 @@ def test_a_target_over_the_chain_is_clean_every_proof_accepted_on_chain(chain_di
     checks = {check["id"]: check for check in report["checks"]}
     assert not [name for name, check in checks.items() if check["status"] in ("FAIL", "ERROR")], output[-4000:]
     onchain = {name: check for name, check in checks.items() if name.startswith("onchain.")}
+    assert onchain.pop("onchain.queued-spend")["status"] == "N/A"  # 0.18.0's programs queue no account
     assert {check["status"] for check in onchain.values()} == {"PASS"} and len(onchain) == 3
     families = set(onchain["onchain.proof-accepted"]["examined"])
     assert families == {"inclusion proofs", "non-inclusion proofs", "combined proofs"}
     assert checks["differential.generated"]["status"] == "PASS"
     assert "replaying the chain into LiteSVM" in output
+
+
+def test_a_target_over_a_chain_of_todays_programs_has_every_queued_account_spent_by_index(
+        today_dir: Path, today_judge: ChainJudge, tmp_path: Path) -> None:
+    """`csi serve --transactions` over a chain of today's programs (no prover: no proof is asked): the queued
+    accounts are put before the programs, every one, and the proof checks say why they cannot apply."""
+    with started("serve", "--transactions", str(today_dir), "--prover", "none", log=tmp_path / "serve.log") as url:
+        code, report, output = csi_run(tmp_path, "--chain", str(today_dir), "--target", url, "--only", "onchain")
+    onchain = {check["id"]: check for check in report["checks"]}
+    queued = onchain.pop("onchain.queued-spend")
+    assert queued["status"] == "PASS", output[-4000:]
+    accounts = today_judge.queued_accounts()
+    assert queued["examined"] == {"queued accounts": sum(not a.spent for a in accounts),
+                                  "spent queued accounts": sum(a.spent for a in accounts)}
+    assert queued["examined"]["queued accounts"] > 0
+    assert {check["status"] for check in onchain.values()} == {"N/A"} and len(onchain) == 3
+    assert all("Custom 6043" in check["skip_reason"] for check in onchain.values())
+    assert code == 0 and "replaying the chain into LiteSVM" in output, output[-4000:]
 
 
 def test_a_target_that_indexed_part_of_the_chain_is_inconclusive(chain_dir: Path, tmp_path: Path) -> None:
