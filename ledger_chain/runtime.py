@@ -109,9 +109,10 @@ class Executed:
         return ChainError(f"{operation} failed in the {where}: {meaning}", code=code, logs=self.logs)
 
 
-def failing_program(logs: Sequence[str]) -> Pubkey | None:
-    """The program whose failure ended a transaction, from its log (`Program <id> failed: …`)."""
-    for line in reversed(logs):
+def failing_program(logs: Sequence[str], *, origin: bool = False) -> Pubkey | None:
+    """The program whose failure ended a transaction, from its log (`Program <id> failed: …`); with `origin`,
+    the one where the failure began (the first such line: the callers that fail after it only pass it on)."""
+    for line in logs if origin else reversed(logs):
         parts = line.split()
         if len(parts) >= 3 and parts[0] == "Program" and parts[2].startswith("failed"):
             try:

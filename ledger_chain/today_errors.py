@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from csi_conformance.ledger_chain.programs import ANCHOR_ERRORS, LIGHT_SYSTEM, PROGRAM_NAMES, error_meaning
-from solders.pubkey import Pubkey
+from csi_conformance.ledger_chain.runtime import failing_program
 
-__all__ = ["ANCHOR_WORDS", "BATCHED_TREE_ERRORS", "TODAY_SYSTEM_ERRORS", "origin_program", "today_error_meaning"]
+__all__ = ["ANCHOR_WORDS", "BATCHED_TREE_ERRORS", "TODAY_SYSTEM_ERRORS", "today_error_meaning"]
 
 BATCHED_TREE_ERRORS = {
     14301: "batched tree: the batch is not ready to be inserted (its queue is full)",
@@ -52,25 +52,12 @@ ANCHOR_WORDS = {
 """What an Anchor error name a log gives means, where the name alone does not say it."""
 
 
-def origin_program(logs: Sequence[str]) -> Pubkey | None:
-    """The program where a failure began: the first `Program <id> failed` of the log (the callers that fail
-    after it only pass the error on)."""
-    for line in logs:
-        parts = line.split()
-        if len(parts) >= 3 and parts[0] == "Program" and parts[2].startswith("failed"):
-            try:
-                return Pubkey.from_string(parts[1])
-            except ValueError:
-                return None
-    return None
-
-
 def today_error_meaning(code: int, logs: Sequence[str]) -> str:
     """What a `Custom(code)` of today's programs means, in words, the program that raised it read from `logs`
     (an Anchor program's log names its error: that name is used where no table here has the code)."""
     if code in BATCHED_TREE_ERRORS:
         return BATCHED_TREE_ERRORS[code]
-    program = origin_program(logs)
+    program = failing_program(logs, origin=True)
     if program == LIGHT_SYSTEM and 6000 <= code < 6000 + len(TODAY_SYSTEM_ERRORS):
         return f"light system program: {TODAY_SYSTEM_ERRORS[code - 6000]}"
     named = _anchor_name(logs, code)
