@@ -42,7 +42,8 @@ SETUPS: dict[str, Setup] = {setup.name: setup for setup in (
     Setup("2025-10", "vkeys-2025-10", "today's setup (Light's programs since October 2025, light-protocol "
                                       "1bbc3ee6d)"),
 )}
-"""The setups a proof may verify under; the keys' provenance is in each folder's SOURCE.md."""
+"""The setups a proof may verify under; where each key set comes from is written beside it
+(`ledger_proofs/vkeys/SOURCE.md`, `ledger_proofs/vkeys-2025-10/SOURCE.md`)."""
 _order = list(SETUPS)
 """Names of the setups in the order they are tried: the last to verify a proof first."""
 
@@ -97,8 +98,8 @@ def parse_vkey(name: str, text: str) -> VerifyingKey:
 
 @cache
 def verifying_key(circuit_name: str, setup: str = "0.18.0") -> VerifyingKey:
-    """The published key of a circuit in a setup of `SETUPS`, shipped in `ledger_proofs/<folder>/`
-    (see its SOURCE.md)."""
+    """The published key of a circuit in a setup of `SETUPS`, shipped in `ledger_proofs/<folder>/` (its source
+    named in the folder)."""
     path = resources.files(__package__) / SETUPS[setup].folder / f"{circuit_name}.vkey"
     return parse_vkey(circuit_name, path.read_text(encoding="ascii"))
 
