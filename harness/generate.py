@@ -34,7 +34,7 @@ from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.schema import Contract, Method
 
 __all__ = ["InvalidCase", "NoValidParams", "array_item", "base58_keys", "drawn", "invalid_base58", "invalid_params",
-           "member_kind", "pubkeys", "signatures", "takes_list", "valid_params"]
+           "member_kind", "pubkeys", "signatures", "valid_params"]
 
 BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
@@ -145,14 +145,6 @@ def member_kind(method: Method, name: str) -> str | None:
     return method.key_kind(name) or (UNKEYED_MEMBERS.get(name) if name in method.param_names else None)
 
 
-def takes_list(method: Method, name: str) -> bool:
-    """Whether a member is a list, also where the contract allows it null (`anyOf: [array, null]`)."""
-    if method.takes_list(name):
-        return True
-    node = method.params_schema.get("properties", {}).get(name, {}) if method.params_kind == "object" else {}
-    return any(isinstance(part, dict) and part.get("type") == "array" for part in node.get("anyOf", ()))
-
-
 def array_item(method: Method) -> str | None:
     """The definition the items of a list-valued params are (`Hash`, `Pubkey`, `AddressWithTree`), else None."""
     if method.params_kind != "array":
@@ -171,8 +163,9 @@ def _optional(name: str, method: Method, keys: Mapping[str, Sequence[str]]) -> s
     kind = member_kind(method, name)
     if kind and keys.get(kind):
         found = list(keys[kind])
-        return st.lists(st.sampled_from(found), min_size=1, max_size=len(found), unique=True) if takes_list(
-            method, name) else st.sampled_from(found)
+        if method.takes_list(name):
+            return st.lists(st.sampled_from(found), min_size=1, max_size=len(found), unique=True)
+        return st.sampled_from(found)
     if name == "dataSlice":
         return st.fixed_dictionaries({"offset": st.integers(0, 40), "length": st.integers(0, 40)})
     if name == "filters":
@@ -224,7 +217,7 @@ def _named(method: Method, members: tuple[str, ...], keys: Mapping[str, Sequence
         found = list(keys.get(member_kind(method, name) or name, ()))
         if not found:
             return None
-        if not takes_list(method, name):
+        if not method.takes_list(name):
             named[name] = st.sampled_from(found)
             continue
         limit = method.limit_for(name)

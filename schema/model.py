@@ -205,9 +205,13 @@ class Method:
         return tuple((name,) for name in self.keys)
 
     def takes_list(self, param: str) -> bool:
-        """Whether `param` is a list (of keys, for a key member)."""
-        return self.params_kind == "object" and self.params_schema.get("properties", {}).get(param, {}).get(
-            "type") == "array"
+        """Whether `param` is a list (of keys, for a key member), also where the contract allows it null
+        (`anyOf: [array, null]`)."""
+        if self.params_kind != "object":
+            return False
+        node = self.params_schema.get("properties", {}).get(param, {})
+        return node.get("type") == "array" or any(
+            isinstance(part, dict) and part.get("type") == "array" for part in node.get("anyOf", ()))
 
     def limit_for(self, param: str) -> Limit | None:
         return next((limit for limit in self.limits if limit.param == param), None)

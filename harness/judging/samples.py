@@ -12,7 +12,7 @@ from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.connection import OMIT
 from csi_conformance.harness.context import CheckContext
 from csi_conformance.harness.core.failures import Skip
-from csi_conformance.harness.generate import ARRAY_ITEMS, array_item, member_kind, takes_list
+from csi_conformance.harness.generate import ARRAY_ITEMS, array_item, member_kind
 from csi_conformance.harness.judging.answers import defer_refused
 from csi_conformance.harness.judging.pages import item_key, items_of, walk_pages
 from csi_conformance.schema import Method
@@ -47,7 +47,7 @@ def _pick(keys: list[str], pick: int) -> str:
 
 
 def _one(method: Method, name: str, key: str) -> Any:
-    return [key] if takes_list(method, name) else key
+    return [key] if method.takes_list(name) else key
 
 
 def _array_item(ctx: CheckContext, method: Method, pick: int) -> Any:
