@@ -54,7 +54,8 @@ def chain_of(ctx: CheckContext) -> ChainJudge:
     chain = judge_of(ctx)
     if chain.today:
         raise NotApplicable("the chain was made by today's programs (0.28.3), whose verifier refuses the v1 proofs "
-                            "of the prover this kit installs (Custom 6043: ProofVerificationFailed): certify the "
+                            "of the prover this kit installs (Custom 6043: ProofVerificationFailed; it checks them "
+                            "against a newer trusted setup's keys, whose prover no npm package ships): certify the "
                             "proofs on a chain of `csi chain generate --programs 0.18.0`; its queued accounts, "
                             "spent by index with no proof, are judged by onchain.queued-spend")
     return chain
