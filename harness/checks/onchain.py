@@ -8,10 +8,11 @@ seeds, look every root served up in its tree's on-chain root history, and put ev
 transaction that spends those accounts and creates those addresses, simulated over the chain's
 state: the program's verdict is the check's, and a refusal is reported with the program's error in
 words. Over a chain of today's programs, whose verifier refuses the installed prover's v1 proofs,
-those checks cannot apply; there the accounts waiting in batched trees' output queues are put
-before the programs instead, each spent by index at the place the target serves for it
-(`onchain.queued-spend`). The chain is read through its judging face only (`ChainJudge`). Without
-a chain they cannot apply.
+no proof is put before the programs; the roots served for the accounts of its v1 trees and for its
+(v1) address tree are still looked up in their root histories, which need no verifier, and the
+accounts waiting in batched trees' output queues are put before the programs instead, each spent
+by index at the place the target serves for it (`onchain.queued-spend`). The chain is read through
+its judging face only (`ChainJudge`). Without a chain they cannot apply.
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ if TYPE_CHECKING:
     from csi_conformance.ledger_chain.judging import ChainJudge, QueuedAccount, Verdict
 
 ADDRESS_METHOD = "getMultipleNewAddressProofs"
+SPENT_NO_V1 = ("the chain spent no account of a v1 tree (its programs, today's 0.28.3, refuse every v1 spend the "
+               "installed prover proves: Custom 6043), so there is no spent v1 account to ask a proof of; the "
+               "accounts it spent from batched trees' output queues are judged by onchain.queued-spend")
+"""Why `onchain.spent-account` cannot apply over a chain of today's programs that spent no v1 account."""
 LOG_TAIL = 8
 """Lines of the program's log a refusal keeps."""
 
@@ -52,7 +57,7 @@ LOG_TAIL = 8
        description="Every root the target serves (validity proofs' roots with their root indices, new-address "
                    "proofs' root with rootSeq) is in its tree's on-chain root history, at the index it gives")
 def root_history(ctx: CheckContext) -> None:
-    chain = chain_of(ctx)
+    chain = judge_of(ctx)  # a root history needs no verifier: today's programs' chains too
     planned, _ = plan(ctx, chain)
     if not planned:
         raise Skip("the chain holds no accounts to prove and no address tree")
@@ -142,6 +147,9 @@ def _judge_proof(ctx: CheckContext, chain: ChainJudge, item: Planned, answer: An
        description="An account the chain has spent gets no validity proof; one served anyway is put into a "
                    "transaction spending it, and the programs' refusal (9002: already spent) is the finding")
 def spent_account(ctx: CheckContext) -> None:
+    judge = judge_of(ctx)
+    if judge.today and not spent_to_ask(judge):
+        raise NotApplicable(SPENT_NO_V1)
     chain = chain_of(ctx)
     spent = spent_to_ask(chain)
     if not spent:

@@ -3,9 +3,11 @@
 With `--chain` the run holds the chain the target indexed, replayed into LiteSVM, seen through its one
 face for judges (`ledger_chain.judging.ChainJudge`). The plan asks one validity proof per circuit the
 contract allows and the chain can fill, of accounts one transaction can spend together (`groups`: a
-user's plain accounts; a user's tokens of one mint), with new addresses from seeds the kit picks
-(`new_address`), so that the transaction a proof is for can
-be built and simulated, and the program's verdict is about the proof, never about the kit's choice.
+user's plain accounts; a user's tokens of one mint) in v1 state trees, with new addresses from seeds
+the kit picks (`new_address`), so that the transaction a proof is for can be built and simulated,
+and the program's verdict is about the proof, never about the kit's choice. An account waiting in a
+batched tree's output queue (a chain of today's programs) is spent by index with no proof: it is
+`onchain.queued-spend`'s, never planned here.
 An answer is asked once per run, whichever `onchain` check needs it first. Nothing here decides a
 verdict: it reads what the target sent and says what keeps it out of a transaction.
 """
@@ -13,6 +15,7 @@ verdict: it reads what the target sent and says what keeps it out of a transacti
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -48,9 +51,11 @@ def judge_of(ctx: CheckContext) -> ChainJudge:
 
 
 def chain_of(ctx: CheckContext) -> ChainJudge:
-    """The run's chain for judging validity proofs: not over a chain of today's programs, whose verifier refuses
-    the v1 proofs of every prover this kit can install (Custom 6043); its queued accounts, spent by index with
-    no proof, are `onchain.queued-spend`'s (README, "Today's programs")."""
+    """The run's chain for putting validity proofs before its verifier: not over a chain of today's programs,
+    whose verifier refuses the v1 proofs of every prover this kit can install (Custom 6043); there the served
+    roots are still looked up in the v1 trees' root histories (`onchain.root-history`, with `judge_of`), and
+    its queued accounts, spent by index with no proof, are `onchain.queued-spend`'s (README, "Today's
+    programs")."""
     chain = judge_of(ctx)
     if chain.today:
         raise NotApplicable("the chain was made by today's programs (0.28.3), whose verifier refuses the v1 proofs "
@@ -135,15 +140,22 @@ def _allowed(ctx: CheckContext, accounts: int, addresses: int) -> bool:
 
 
 def _largest_groups(chain: ChainJudge) -> tuple[list[bytes], list[bytes]]:
-    """The largest set of plain accounts and of token accounts one transaction can spend."""
+    """The largest set of plain accounts and of token accounts of v1 trees one transaction can spend."""
     plain: list[bytes] = []
     tokens: list[bytes] = []
     for group in chain.groups():
+        hashes = _in_v1_trees(chain, group.hashes)
         if group.token:
-            tokens = max(tokens, list(group.hashes), key=len)
+            tokens = max(tokens, hashes, key=len)
         else:
-            plain = max(plain, list(group.hashes), key=len)
+            plain = max(plain, hashes, key=len)
     return plain, tokens
+
+
+def _in_v1_trees(chain: ChainJudge, hashes: Sequence[bytes]) -> list[bytes]:
+    """The accounts of `hashes` held in v1 state trees (every one over a chain of 0.18.0's programs)."""
+    v1 = set(chain.state_trees)
+    return [hash_ for hash_ in hashes if chain.tree_of(hash_) in v1]
 
 
 def _seed(run_seed: int, circuit: Circuit, index: int) -> bytes:
@@ -152,13 +164,16 @@ def _seed(run_seed: int, circuit: Circuit, index: int) -> bytes:
 
 
 def spent_to_ask(chain: ChainJudge) -> list[bytes]:
-    """A few accounts the chain has spent whose leaf is still in the tree (plain and token ones): a proof
-    of one would still fold to the on-chain root, so only the programs' queue stands between it and a spend."""
+    """A few accounts the chain has spent whose leaf is still in their v1 tree (plain and token ones): a proof
+    of one would still fold to the on-chain root, so only the programs' queue stands between it and a spend.
+    An account spent from a batched tree's output queue is `onchain.queued-spend`'s."""
     chosen: list[bytes] = []
     counts = dict.fromkeys(SPENT_ASKED, 0)
-    for account in chain.spent_accounts():
+    spent = chain.spent_accounts()
+    v1 = set(_in_v1_trees(chain, [account.hash for account in spent]))
+    for account in spent:
         kind = "token" if account.token else "plain"
-        if counts[kind] < SPENT_ASKED[kind]:
+        if account.hash in v1 and counts[kind] < SPENT_ASKED[kind]:
             counts[kind] += 1
             chosen.append(account.hash)
     return chosen
