@@ -24,7 +24,7 @@ from borsh_construct import Bytes as BorshBytes
 from csi_conformance.ledger_chain.instructions import CompressedAccount, Remaining, account_value, metas
 from csi_conformance.ledger_chain.layouts import vec_argument
 from csi_conformance.ledger_chain.model import LiveAccount
-from csi_conformance.ledger_chain.operations import Built, Context, Operation, SolInvoke, lamports_moved
+from csi_conformance.ledger_chain.operations import Built, Context, Labelled, Operation, SolInvoke, lamports_moved
 from csi_conformance.ledger_chain.programs import (
     ACCOUNT_COMPRESSION,
     COMPRESSED_TOKEN,
@@ -160,7 +160,7 @@ def token_transfer_by_index(signer: Pubkey, mint: Pubkey, *, inputs: Sequence[Li
 
 
 @dataclass(frozen=True)
-class BatchedInvoke(Operation):
+class BatchedInvoke(Labelled):
     """Compressed SOL with batched-tree inputs spent by index: transfer, merge, decompress (outputs may go
     to either kind of tree), or a plain compress into an output queue."""
 
@@ -171,9 +171,6 @@ class BatchedInvoke(Operation):
     compress: int | None = None
     decompress: int | None = None
 
-    @property
-    def kind(self) -> str:  # type: ignore[override]
-        return self.label
 
     def describe(self) -> str:
         return (f"{self.label}: user {self.user}, {len(self.inputs)} in by index, {len(self.outputs)} out"
@@ -219,7 +216,7 @@ class RefusedV1Spend(Operation):
 
 
 @dataclass(frozen=True)
-class BatchedTokenTransfer(Operation):
+class BatchedTokenTransfer(Labelled):
     """The token program's `transfer` of batched-tree token accounts by index (owner signs), optionally
     decompressing to the signer's SPL token account."""
 
@@ -231,9 +228,6 @@ class BatchedTokenTransfer(Operation):
     """(user, amount, tree) of each output."""
     decompress: int | None = None
 
-    @property
-    def kind(self) -> str:  # type: ignore[override]
-        return self.label
 
     def describe(self) -> str:
         return f"{self.label}: user {self.user}, {len(self.inputs)} in by index, {len(self.outputs)} out"

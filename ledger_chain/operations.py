@@ -31,8 +31,8 @@ from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 from solders.system_program import CreateAccountParams, create_account
 
-__all__ = ["Built", "Context", "CreateTree", "DoubleSpend", "InsertAddress", "Nullify", "Operation", "SolInvoke",
-           "address_of", "lamports_moved"]
+__all__ = ["Built", "Context", "CreateTree", "DoubleSpend", "InsertAddress", "Labelled", "Nullify", "Operation",
+           "SolInvoke", "address_of", "lamports_moved"]
 
 @dataclass
 class Context:
@@ -75,6 +75,17 @@ class Operation:
         return self.kind
 
 
+class Labelled(Operation):
+    """An operation one class makes under several kinds (a merge, a transfer, …): its kind is the label it was
+    drawn under (the subclass's `label` field)."""
+
+    label: str
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return self.label
+
+
 def address_of(seed: bytes, tree: Pubkey) -> bytes:
     """The address a seed makes in an address tree (v1): H2F(tree ‖ seed)."""
     return hash_to_field(bytes(tree), seed)
@@ -95,7 +106,7 @@ def lamports_moved(compress: int | None, decompress: int | None) -> str:
 
 
 @dataclass(frozen=True)
-class SolInvoke(Operation):
+class SolInvoke(Labelled):
     """One `invoke` of the light system program, signed by user `user` (owner of every input)."""
 
     label: str
@@ -106,9 +117,6 @@ class SolInvoke(Operation):
     compress: int | None = None
     decompress: int | None = None
 
-    @property
-    def kind(self) -> str:  # type: ignore[override]
-        return self.label
 
     def describe(self) -> str:
         return (f"{self.label}: user {self.user}, {len(self.inputs)} in, {len(self.outputs)} out, "

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from csi_conformance.ledger_chain.model import LiveAccount, Mint, Model
-from csi_conformance.ledger_chain.operations import Built, Context, Operation
+from csi_conformance.ledger_chain.operations import Built, Context, Labelled, Operation
 from csi_conformance.ledger_chain.programs import SPL_TOKEN
 from csi_conformance.ledger_chain.token import (
     MINT_SIZE,
@@ -113,7 +113,7 @@ class MintTo(Operation):
 
 
 @dataclass(frozen=True)
-class TokenTransfer(Operation):
+class TokenTransfer(Labelled):
     """The token program's `transfer`: spend inputs into outputs, signed by their owner or their delegate;
     `compress` SPL tokens from the signer's token account, or `decompress` to it."""
 
@@ -128,9 +128,6 @@ class TokenTransfer(Operation):
     compress: int | None = None
     decompress: int | None = None
 
-    @property
-    def kind(self) -> str:  # type: ignore[override]
-        return self.label
 
     def describe(self) -> str:
         return f"{self.label}: user {self.user}, {len(self.inputs)} in, {len(self.outputs)} out"
