@@ -4,7 +4,6 @@ hold, and its root index points at that root in the on-chain root history."""
 
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 
 import pytest
@@ -12,13 +11,14 @@ from csi_conformance.ledger_chain import Chain
 from csi_conformance.ledger_chain.accounts import read_tree
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.replay import read_chain
-from csi_conformance.ledger_ingest import LedgerSource, decode_transaction, transaction_changes
+from csi_conformance.ledger_ingest import LedgerSource
 from csi_conformance.ledger_proofs.install import Installation
 from csi_conformance.reference_server.ledger_native import NativeLedger
 from csi_conformance.reference_server.methods import call
 from csi_conformance.reference_server.options import ServerOptions
 from solders.pubkey import Pubkey
-from solders.transaction import Transaction
+
+from tests.ledger_chain.support import beside_the_reference
 
 pytestmark = pytest.mark.chain
 
@@ -34,19 +34,10 @@ def _same_roots(ledger: NativeLedger, chain: Chain, where: str) -> None:
 def test_roots_after_every_transaction(chain_dir: Path, installation: Installation) -> None:
     source = read_chain(chain_dir)
     chain = Chain(int(source.manifest["seed"]), installation, ChainProver())
-    ledger = NativeLedger()
     checked = 0
-    for slot, block in source.blocks():
-        chain.advance(slot - chain.slot)
-        for number, entry in enumerate(block["transactions"]):
-            executed = chain.runtime.execute(Transaction.from_bytes(base64.b64decode(entry["transaction"][0])))
-            assert executed.err == entry["meta"]["err"]
-            ledger.apply_native(transaction_changes(decode_transaction(entry, slot=slot,
-                                                                       block_time=block["blockTime"])))
-            _same_roots(ledger, chain, f"slot {slot}, transaction {number}")
-            chain.keep(entry)
-            checked += 1
-        chain.close_block()
+    for where, ledger in beside_the_reference(chain_dir, chain):
+        _same_roots(ledger, chain, where)
+        checked += 1
     assert checked == len(source.manifest["transactions"])
     assert len(ledger.state_trees) == 2, "both state trees were indexed"
     assert ledger.address_tree.seq > 3, "the forester inserted addresses"

@@ -4,7 +4,6 @@ each output queue's values, each batched tree's next index, input queue and root
 
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 
 import pytest
@@ -13,16 +12,15 @@ from csi_conformance.ledger_chain import Chain, Generated, generate
 from csi_conformance.ledger_chain.accounts import read_tree
 from csi_conformance.ledger_chain.batched_model import read_batched_tree, read_output_queue
 from csi_conformance.ledger_chain.proofs import ChainProver
-from csi_conformance.ledger_chain.replay import load_chain, read_chain
+from csi_conformance.ledger_chain.replay import load_chain
 from csi_conformance.ledger_chain.today import BATCHED_TREES, TodayPrograms
 from csi_conformance.ledger_chain.today_kinds import TODAY_KINDS
-from csi_conformance.ledger_ingest import decode_transaction, transaction_changes
 from csi_conformance.reference_server.batched import BatchedStateTree
 from csi_conformance.reference_server.ledger_native import NativeLedger
 from solders.pubkey import Pubkey
-from solders.transaction import Transaction
 
 from tests.ledger_chain.conftest import TODAY_OPS, TODAY_SEED
+from tests.ledger_chain.support import beside_the_reference
 
 pytestmark = pytest.mark.chain
 _ZERO = bytes(32)
@@ -65,21 +63,11 @@ def _same_state(ledger: NativeLedger, chain: Chain, where: str) -> None:
 
 def test_the_reference_holds_the_on_chain_queues_after_every_transaction(today_generated: Generated,
                                                                          today_programs: TodayPrograms) -> None:
-    source = read_chain(today_generated.folder)
     chain = Chain(TODAY_SEED, today_programs, ChainProver())
-    ledger = NativeLedger()
     checked = 0
-    for slot, block in source.blocks():
-        chain.advance(slot - chain.slot)
-        for number, entry in enumerate(block["transactions"]):
-            executed = chain.runtime.execute(Transaction.from_bytes(base64.b64decode(entry["transaction"][0])))
-            assert executed.err == entry["meta"]["err"]
-            changes = transaction_changes(decode_transaction(entry, slot=slot, block_time=block["blockTime"]))
-            ledger.apply_native(changes)
-            _same_state(ledger, chain, f"slot {slot}, transaction {number}")
-            chain.keep(entry)
-            checked += 1
-        chain.close_block()
+    for where, ledger in beside_the_reference(today_generated.folder, chain):
+        _same_state(ledger, chain, where)
+        checked += 1
     assert checked == TODAY_OPS
     assert {Pubkey.from_bytes(k) for k, t in ledger.state_trees.items() if isinstance(t, BatchedStateTree)} \
         == set(BATCHED_TREES)
