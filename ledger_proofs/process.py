@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import os
 import signal
 import socket
 import subprocess
@@ -37,20 +38,33 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    import ctypes
+_DIE_WITH_PARENT = (
+    "import ctypes, os, signal, sys\n"
+    "ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)\n"  # PR_SET_PDEATHSIG: kept across exec
+    "if os.getppid() != int(sys.argv[1]):\n"  # the parent died before the line above
+    "    sys.exit(1)\n"
+    "os.execv(sys.argv[2], sys.argv[2:])\n"
+)
+"""A Python child that asks Linux for SIGTERM when its parent dies, then becomes the prover (same pid).
 
-    with contextlib.suppress(Exception):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+Done after exec, in a fresh interpreter, rather than in a `preexec_fn`: a `preexec_fn` runs Python in the
+forked copy of this process, where a lock held at the fork (by any thread, or by the at-fork hooks an
+interrupt cut short) never comes free, and `Popen` then waits forever for an exec that never comes."""
+
+
+def _launch_command(command: list[str]) -> list[str]:
+    """`command`, run so that on Linux the child ends with this process however this process ends."""
+    if sys.platform != "linux":
+        return command
+    return [sys.executable, "-S", "-c", _DIE_WITH_PARENT, str(os.getpid()), *command]
 
 
 @contextlib.contextmanager
 def _interrupts_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM while the child is forked, then deliver them as they came.
+    """Hold Ctrl-C and SIGTERM while the child is started, then deliver them as they came.
 
-    With a `preexec_fn`, Python runs its at-fork hooks around the fork, and an exception raised in one is
-    printed and dropped: an interrupt landing there would be lost, and would leave the lock `logging` takes
-    for the fork held, so the next thread to log waits forever. Handlers run only in the main thread, so
+    An interrupt inside `Popen`, after the fork, would lose the handle of a child that runs: held, it ends
+    the start only once the child is recorded, so it is stopped. Handlers run only in the main thread, so
     elsewhere there is nothing to hold.
     """
     if threading.current_thread() is not threading.main_thread():
@@ -101,8 +115,8 @@ class ProverProcess:
                    "--prover-address", f"127.0.0.1:{self.port}", "--metrics-address", f"127.0.0.1:{metrics}"]
         began = time.monotonic()
         with open(handle, "wb") as log, _interrupts_held():
-            self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                             preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+            self._process = subprocess.Popen(_launch_command(command), stdout=log, stderr=subprocess.STDOUT,
+                                             stdin=subprocess.DEVNULL)
             atexit.register(self.stop)
         self._wait_healthy(began)
         self.started_in = time.monotonic() - began

@@ -13,17 +13,20 @@ it gives SIGINT Python's default handler, so Ctrl-C reaches the run as it would 
 even when the tests themselves run with SIGINT ignored (a background job), and with `log` it
 configures Python logging at DEBUG into that file, so the HTTP stack's own records are kept.
 stdout and stderr go to files (a pipe could fill and stall the run). The child is reaped with
-`os.wait4`, which gives its peak RSS.
+`os.wait4`, which gives its peak RSS. A child that hangs is asked for its threads' stacks (the prelude
+registers faulthandler on SIGUSR1) before it is killed, and the test's failure shows them.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,8 +37,9 @@ HANG_GUARD = 300.0
 """Seconds after which a wait is a hang and the test fails."""
 
 _PRELUDE = (
-    "import logging, signal, sys\n"
+    "import faulthandler, logging, signal, sys\n"
     "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    "faulthandler.register(signal.SIGUSR1, all_threads=True)\n"
     "log = sys.argv.pop(1)\n"
     "if log:\n"
     "    logging.basicConfig(filename=log, level=logging.DEBUG, format='%(levelname)s %(name)s %(message)s')\n"
@@ -92,9 +96,9 @@ class Started:
     log: Path | None
 
     def finish(self, timeout: float = HANG_GUARD) -> Finished:
-        code, peak = _reap(self.process, time.monotonic() + timeout)
-        seconds = time.monotonic() - self.started
         read = lambda name: (self.cwd / name).read_text(encoding="utf-8", errors="replace")  # noqa: E731
+        code, peak = _reap(self.process, time.monotonic() + timeout, lambda: read("stderr.txt")[-6000:])
+        seconds = time.monotonic() - self.started
         return Finished(code, read("stdout.txt"), read("stderr.txt"), seconds, peak, self.cwd, self.report_dir,
                         self.log)
 
@@ -115,15 +119,34 @@ def csi_run(*args: str, cwd: Path, timeout: float = HANG_GUARD, log: Path | None
     return start(*args, cwd=cwd, log=log, env=env).finish(timeout)
 
 
-def _reap(process: subprocess.Popen[bytes], deadline: float) -> tuple[int, float]:
-    """Exit code and peak RSS in MiB of the child; a child still running at `deadline` is killed and fails the test."""
+def _reap(process: subprocess.Popen[bytes], deadline: float, stderr: Callable[[], str]) -> tuple[int, float]:
+    """Exit code and peak RSS in MiB of the child; a child still running at `deadline` is killed and fails the
+    test, with where each of its threads stood (faulthandler, on SIGUSR1) and what it had started."""
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
         if pid:
             process.returncode = os.waitstatus_to_exitcode(status)
             return process.returncode, usage.ru_maxrss / 1024
         if time.monotonic() > deadline:
+            children = _children(process.pid)
+            process.send_signal(signal.SIGUSR1)
+            time.sleep(2)
             process.kill()
             process.wait()
-            raise AssertionError(f"csi run hung: still running at the hang guard; killed (pid {process.pid})")
+            raise AssertionError(f"csi run hung: still running at the hang guard; killed (pid {process.pid})\n"
+                                 f"its children: {children or 'none'}\nthe end of its stderr:\n{stderr()}")
         time.sleep(0.02)
+
+
+def _children(pid: int) -> list[str]:
+    """`pid state command` of each process whose parent is `pid` (Linux's /proc), for a hang's report."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            name, rest = stat.read_text().rsplit(")", 1)
+            fields = rest.split()
+            if int(fields[1]) == pid:
+                found.append(f"{stat.parent.name} {fields[0]} {name.split('(', 1)[1]}")
+        except (OSError, ValueError, IndexError):
+            continue
+    return found

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -55,33 +56,93 @@ def test_a_prover_that_exits_while_starting_is_reported_with_its_log(tmp_path: P
         ProverProcess(_fake(tmp_path, "crash")).start()
 
 
-INTERRUPTED_AT_FORK = """
-import logging, os, signal, sys, threading
+INTERRUPTED_IN_POPEN = """
+import os, signal, subprocess, sys
 from pathlib import Path
 from csi_conformance.ledger_proofs.install import Installation
 from csi_conformance.ledger_proofs.process import ProverProcess
-interrupts = iter([signal.SIGINT])  # one Ctrl-C, as the fork returns in the parent
-os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), next(interrupts, 0)))
+launch = subprocess.Popen._execute_child
+def interrupted(*args, **kwargs):  # one Ctrl-C as the child is being started
+    os.kill(os.getpid(), signal.SIGINT)
+    return launch(*args, **kwargs)
+subprocess.Popen._execute_child = interrupted
+prover = ProverProcess(Installation(Path(sys.argv[1])))
 try:
-    ProverProcess(Installation(Path(sys.argv[1]))).start()
+    prover.start()
     print("not interrupted")
 except KeyboardInterrupt:
     print("interrupted")
-logged = threading.Thread(target=logging.getLogger("csi").warning, args=("logging still works",), daemon=True)
-logged.start()
-logged.join(20)
-print("logging", "works" if not logged.is_alive() else "is stuck")
+print("child recorded" if prover.running else "child lost")
+prover.stop()
 """
 
 
-def test_an_interrupt_as_the_prover_is_forked_is_not_lost(tmp_path: Path) -> None:
-    """A Ctrl-C that lands in Python's at-fork hooks would be dropped there (and leave logging's lock held):
-    it is held until the child is started, then raised as it came."""
+def test_an_interrupt_as_the_prover_starts_ends_the_start_and_loses_no_child(tmp_path: Path) -> None:
+    """A Ctrl-C inside `Popen` is held until the child is recorded, then raised as it came: the start ends
+    at once, and the child is still there to be stopped."""
     _fake(tmp_path, "serve")
-    done = subprocess.run([sys.executable, "-c", INTERRUPTED_AT_FORK, str(tmp_path)], capture_output=True,
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_IN_POPEN, str(tmp_path)], capture_output=True,
                           text=True, timeout=120, cwd=Path(__file__).parents[2])
-    assert done.stdout.split("\n")[:2] == ["interrupted", "logging works"], done.stdout + done.stderr
-    assert "Exception ignored" not in done.stderr, done.stderr
+    assert done.stdout.split("\n")[:2] == ["interrupted", "child recorded"], done.stdout + done.stderr
+
+
+FORK_WATCHED = """
+import os, sys
+from pathlib import Path
+from csi_conformance.ledger_proofs.install import Installation
+from csi_conformance.ledger_proofs.process import ProverProcess
+marker = sys.argv[2]
+os.register_at_fork(after_in_child=lambda: open(marker, "w").close())
+prover = ProverProcess(Installation(Path(sys.argv[1]))).start()
+print("started")
+prover.stop()
+"""
+
+
+def test_no_python_runs_in_the_forked_copy_of_the_parent(tmp_path: Path) -> None:
+    """Python code between fork and exec (a `preexec_fn`) can wait forever on a lock the fork copied held,
+    and `Popen` with it: the prover is started without any, so Python's at-fork hooks never run."""
+    _fake(tmp_path, "serve")
+    marker = tmp_path / "python-ran-in-the-fork"
+    done = subprocess.run([sys.executable, "-c", FORK_WATCHED, str(tmp_path), str(marker)], capture_output=True,
+                          text=True, timeout=120, cwd=Path(__file__).parents[2])
+    assert done.stdout.startswith("started"), done.stdout + done.stderr
+    assert not marker.exists()
+
+
+ORPHANED = """
+import sys
+from pathlib import Path
+from csi_conformance.ledger_proofs.install import Installation
+from csi_conformance.ledger_proofs.process import ProverProcess
+prover = ProverProcess(Installation(Path(sys.argv[1]))).start()
+print(prover._process.pid, flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux's")
+def test_the_prover_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
+    """SIGKILL leaves the parent no chance to clean up: Linux ends the child (PR_SET_PDEATHSIG)."""
+    _fake(tmp_path, "serve")
+    parent = subprocess.Popen([sys.executable, "-c", ORPHANED, str(tmp_path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    child = int(parent.stdout.readline())
+    assert Path(f"/proc/{child}").exists()
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 120  # a hang guard, not a claim about speed
+    while _alive(child):
+        assert time.monotonic() < deadline, f"the prover {child} outlived its killed parent"
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie has ended: it waits only to be reaped by init)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
 
 
 @pytest.mark.prover
