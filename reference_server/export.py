@@ -17,8 +17,9 @@ from typing import Any
 from csi_conformance.groundwork.files import write_atomic
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.ledger_crypto import AddressTree, StateTree, b58encode, element_leaf
-from csi_conformance.reference_server.ledger import Account, Ledger, TokenBalanceChange, Transaction
+from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.shapes import account_json, token_json
+from csi_conformance.reference_server.records import Account, TokenBalanceChange, Transaction
 from csi_conformance.reference_server.scenario import Scenario, open_scenario
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_SCHEMA_PATH", "export_document", "export_scenario", "write_export"]

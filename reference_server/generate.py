@@ -28,7 +28,8 @@ from csi_conformance.ledger_crypto import (
     hashing_pool,
     poseidon_stream,
 )
-from csi_conformance.reference_server.ledger import DEFAULT_ADDRESS_TREE, Ledger, NewAccount, PendingTransaction
+from csi_conformance.reference_server.ledger import DEFAULT_ADDRESS_TREE, Ledger
+from csi_conformance.reference_server.records import NewAccount, PendingTransaction
 from csi_conformance.reference_server.scenario import DEFAULT_BLOCK_TIME_BASE, derive_key, derive_signature
 
 __all__ = ["generate_ledger", "generate_scenario"]

@@ -33,15 +33,8 @@ from csi_conformance.ledger_crypto import (
 )
 from csi_conformance.ledger_ingest import AddressUpdate, LedgerTransaction
 from csi_conformance.reference_server.batched import BatchedAddressQueue, BatchedStateTree
-from csi_conformance.reference_server.ledger import (
-    DEFAULT_ADDRESS_TREE,
-    DEFAULT_STATE_TREE,
-    Account,
-    Ledger,
-    PendingTransaction,
-    TokenBalanceChange,
-    Transaction,
-)
+from csi_conformance.reference_server.ledger import DEFAULT_ADDRESS_TREE, DEFAULT_STATE_TREE, Ledger
+from csi_conformance.reference_server.records import Account, PendingTransaction, TokenBalanceChange, Transaction
 
 __all__ = ["NativeAddressTree", "NativeLedger", "NativeStateTree"]
 

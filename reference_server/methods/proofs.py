@@ -13,10 +13,11 @@ from typing import Any
 
 from csi_conformance.ledger_crypto import AddressExistsError, NonInclusionProof, b58decode, b58encode
 from csi_conformance.reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
-from csi_conformance.reference_server.ledger import Account, Ledger
+from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.registry import rpc_method
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.prover import AccountInput, AddressInput, ProverError, prover_for
+from csi_conformance.reference_server.records import Account
 from csi_conformance.schema import Method
 
 __all__ = ["get_multiple_new_address_proofs", "get_validity_proof"]

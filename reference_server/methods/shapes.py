@@ -14,7 +14,8 @@ from typing import Any
 
 from csi_conformance.ledger_crypto import TokenDataFields, b58decode, b58encode
 from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
-from csi_conformance.reference_server.ledger import Account, Ledger
+from csi_conformance.reference_server.ledger import Ledger
+from csi_conformance.reference_server.records import Account
 
 __all__ = [
     "account_json",

@@ -13,7 +13,7 @@ from typing import Any
 from csi_conformance.ledger_crypto import b58decode, b58encode
 from csi_conformance.reference_server.batched import BatchedStateTree
 from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
-from csi_conformance.reference_server.ledger import Account, Ledger
+from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.accounts import get_compressed_accounts_by_owner
 from csi_conformance.reference_server.methods.registry import rpc_method
 from csi_conformance.reference_server.methods.shapes import account_json, key_param, key_text, lookup_live, token_json
@@ -26,6 +26,7 @@ from csi_conformance.reference_server.methods.tokens import (
 from csi_conformance.reference_server.methods.transactions import get_transaction_with_compression_info
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.pagination import decode_cursor, encode_cursor, next_cursor
+from csi_conformance.reference_server.records import Account
 from csi_conformance.schema import Contract, Method
 
 __all__ = ["PAGE_LIMIT"]

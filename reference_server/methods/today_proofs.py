@@ -14,7 +14,7 @@ from typing import Any
 
 from csi_conformance.ledger_crypto import AddressExistsError, b58decode, b58encode, fold_path, zero_hashes
 from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
-from csi_conformance.reference_server.ledger import Account, Ledger
+from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.proofs import get_validity_proof
 from csi_conformance.reference_server.methods.registry import rpc_method
 from csi_conformance.reference_server.methods.shapes import key_text
@@ -26,6 +26,7 @@ from csi_conformance.reference_server.methods.today_shapes import (
     merkle_context_json,
 )
 from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.records import Account
 from csi_conformance.schema import Contract, Method
 
 __all__ = ["MAX_NEW_ADDRESSES"]

@@ -14,8 +14,9 @@ from typing import Any
 
 from csi_conformance.ledger_crypto import b58decode, b58encode
 from csi_conformance.reference_server.batched import BatchedStateTree
-from csi_conformance.reference_server.ledger import Account, Ledger
+from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.shapes import account_json, key_text
+from csi_conformance.reference_server.records import Account
 
 __all__ = [
     "DEFAULT_KEY",

@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from csi_conformance.ledger_crypto import b58decode, b58encode
-from csi_conformance.reference_server.ledger import Account, Ledger, Transaction
+from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.registry import rpc_method
 from csi_conformance.reference_server.methods.shapes import account_json, token_json
 from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.records import Account, Transaction
 from csi_conformance.schema import Method
 
 __all__ = ["get_transaction_with_compression_info", "transaction_object"]

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from csi_conformance.reference_server.ledger import Account, Ledger, NewAccount, PendingTransaction
+from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods import call
 from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.records import Account, NewAccount, PendingTransaction
 from csi_conformance.schema import Contract
 
 from .broken import Dispatch, Variant, _ledger

@@ -29,7 +29,7 @@ from csi_conformance.ledger_chain.system import Output
 from csi_conformance.ledger_chain.token import MINT_SIZE, TokenInput, create_token_pool, freeze, mint_to
 from csi_conformance.ledger_crypto import account_hash, encode_token_data
 from csi_conformance.ledger_proofs.install import Installation
-from csi_conformance.reference_server.ledger import Account as ScenarioAccount
+from csi_conformance.reference_server.records import Account as ScenarioAccount
 from csi_conformance.reference_server.scenario import open_scenario, scenario_path
 from solders.account import Account
 from solders.pubkey import Pubkey

@@ -16,12 +16,8 @@ from csi_conformance.ledger_crypto import (
     poseidon,
 )
 from csi_conformance.reference_server.generate import generate_scenario
-from csi_conformance.reference_server.ledger import (
-    DEFAULT_STATE_TREE,
-    Ledger,
-    NewAccount,
-    PendingTransaction,
-)
+from csi_conformance.reference_server.ledger import DEFAULT_STATE_TREE, Ledger
+from csi_conformance.reference_server.records import NewAccount, PendingTransaction
 from csi_conformance.reference_server.scenario import derive_signature, scenario_from_document
 
 OWNER = hashlib.sha256(b"owner").digest()

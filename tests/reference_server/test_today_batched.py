@@ -21,10 +21,10 @@ from csi_conformance.ledger_crypto import (
 )
 from csi_conformance.reference_server.batched import BatchedStateTree
 from csi_conformance.reference_server.errors import RpcError
-from csi_conformance.reference_server.ledger import Account
 from csi_conformance.reference_server.ledger_native import NativeLedger
 from csi_conformance.reference_server.methods import call, readings
 from csi_conformance.reference_server.options import ServerOptions
+from csi_conformance.reference_server.records import Account
 from csi_conformance.reference_server.wiring import SERVED_API
 from csi_conformance.schema import Contract
 
