@@ -39,8 +39,12 @@ def _free_port() -> int:
 
 
 _DIE_WITH_PARENT = (
-    "import ctypes, os, signal, sys\n"
-    "ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)\n"  # PR_SET_PDEATHSIG: kept across exec
+    "import os, signal, sys\n"
+    "try:\n"
+    "    import ctypes\n"
+    "    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)\n"  # PR_SET_PDEATHSIG: kept across exec
+    "except Exception:\n"  # a Python without ctypes: the prover still starts, ended at exit as elsewhere
+    "    pass\n"
     "if os.getppid() != int(sys.argv[1]):\n"  # the parent died before the line above
     "    sys.exit(1)\n"
     "os.execv(sys.argv[2], sys.argv[2:])\n"
