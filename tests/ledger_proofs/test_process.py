@@ -121,7 +121,6 @@ sys.stdin.read()
 """
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux's")
 def test_the_prover_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
     """SIGKILL leaves the parent no chance to clean up: Linux ends the child (PR_SET_PDEATHSIG)."""
     _fake(tmp_path, "serve")
