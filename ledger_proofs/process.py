@@ -23,6 +23,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+from csi_conformance.groundwork import interrupts
 from csi_conformance.ledger_proofs.install import Installation, ProverInstallError, find_installation
 
 __all__ = ["ProverProcess", "ProverStartError", "running_prover", "shared_prover", "shared_running"]
@@ -128,6 +129,7 @@ class ProverProcess:
 
     def _wait_healthy(self, began: float) -> None:
         while time.monotonic() - began < self.timeout:
+            interrupts.raise_if_interrupted()  # an interrupt whose KeyboardInterrupt was lost ends the wait
             if not self.running:
                 code = self._process.returncode if self._process else None
                 raise ProverStartError(f"the light prover exited with code {code} while starting:\n{self.log_tail()}")

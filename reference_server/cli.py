@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import yaml
+from csi_conformance.groundwork import interrupts
 from csi_conformance.groundwork.errors import UsageError
 from csi_conformance.ledger_ingest import LedgerSource
 from csi_conformance.ledger_ingest.sources import DEFAULT_WAIT
@@ -89,8 +90,9 @@ def _serve(args: argparse.Namespace) -> int:
             ledger, what = built.ledger, f"{built.source} ({len(built.ledger.transactions)} transactions)"
         else:
             ledger, what = load_scenario(args.scenario), f"scenario {args.scenario!r}"
-        prover_url = args.prover_url or start_prover(args.prover, say=lambda line: print(f"csi serve: {line}",
-                                                                                         file=sys.stderr))
+        with interrupts.remembered():  # a Ctrl-C while the prover loads its keys ends the start, even one lost
+            prover_url = args.prover_url or start_prover(args.prover, say=lambda line: print(f"csi serve: {line}",
+                                                                                             file=sys.stderr))
         options = ServerOptions(api_key=args.api_key, rate_limit=args.rate_limit,
                                 max_stale_slots=args.max_stale_slots, prover_url=prover_url, proof_form=args.profile)
         sock.listen()  # connections made on reading the announcement wait in the backlog until uvicorn takes them

@@ -16,6 +16,7 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 import uvicorn
+from csi_conformance.groundwork import interrupts
 
 __all__ = ["base_url", "bind", "running_server", "serve"]
 
@@ -102,6 +103,7 @@ def _run(server: uvicorn.Server, sock: socket.socket) -> None:
 def _wait_started(server: uvicorn.Server, thread: threading.Thread) -> None:
     deadline = time.monotonic() + STARTUP_TIMEOUT
     while not server.started:
+        interrupts.raise_if_interrupted()  # an interrupt whose KeyboardInterrupt was lost ends the wait
         if not thread.is_alive():
             raise RuntimeError("the reference server stopped while starting (see its log)")
         if time.monotonic() > deadline:

@@ -12,14 +12,13 @@ so that CI always has something to upload. Nothing here prints; `on_event` hears
 from __future__ import annotations
 
 import contextlib
-import signal
-import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from csi_conformance.groundwork import interrupts
 from csi_conformance.harness.connection import Target
 from csi_conformance.harness.connection.reference import ReferenceHandle, bundled_reference
 from csi_conformance.harness.core.baseline import load_baseline
@@ -57,7 +56,7 @@ def certify(options: RunOptions | Mapping[str, Any], *, on_event: Callable[[Even
     except CsiError as error:
         return _not_run(str(error), _report_dir(options), started, contract or Contract.default(), notify)
     directory = ensure_writable(options.report_dir) if options.report_dir is not None else None
-    with _terminate_as_interrupt():
+    with interrupts.remembered():  # SIGTERM ends a run like Ctrl-C; a lost KeyboardInterrupt is still heard
         try:
             result = _certify(options, contract, notify)
         except LedgerNotReached as short:  # the node has not produced the ledger yet: nothing to judge against
@@ -131,6 +130,7 @@ def _certify(options: RunOptions, contract: Contract, notify: Callable[[Event], 
         config = run_config(options, contract, given=given, chain=chain, compared=compared, bundled=bundled)
         target = stack.enter_context(Target(url, api_key=options.api_key, timeout=options.timeout, rate=options.rate))
         reference = stack.enter_context(Target(compared.url, timeout=options.timeout)) if compared else None
+        interrupts.raise_if_interrupted()  # heard while the references started, its KeyboardInterrupt lost
         return run(target, config, on_event=notify, reference=reference)
 
 
@@ -181,21 +181,6 @@ def _report_dir(inputs: Any) -> Path | None:
     given = dict(inputs) if isinstance(inputs, Mapping) else {}
     value = given.get("report-dir", given.get("report_dir", BY_NAME["report-dir"].default))
     return Path(value) if isinstance(value, str | Path) and str(value) else None
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM (what a CI job's timeout sends) ends a run like Ctrl-C: partial results, reports, exit 130.
-    Only the main thread can take signals; a session run elsewhere leaves them as they are."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # raises KeyboardInterrupt
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _did_you_mean(token: str, contract: Contract) -> str:

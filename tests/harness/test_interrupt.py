@@ -18,11 +18,14 @@ import os
 import signal
 import threading
 import time
+import weakref
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
+from csi_conformance.harness.core.events import Event, PhaseStarted
+from csi_conformance.harness.engine.session import certify
 
 from tests.harness import hostile_servers as hs
 from tests.harness.broken import Variant, serving
@@ -94,3 +97,20 @@ def test_sigint_at_an_arbitrary_point_of_a_slowed_run(tmp_path: Path) -> None:
         done = interrupt(run)
     report = assert_interrupted_cleanly(done)
     assert 150 <= report["requests"] < 1000
+
+
+@pytest.mark.usefixtures("python_default_signals")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the drop this test makes
+def test_ctrl_c_python_dropped_while_the_reference_starts_still_ends_the_run(tmp_path: Path) -> None:
+    """A Ctrl-C that lands in a weakref callback (Python prints what it raises there and drops it) as the
+    bundled reference starts: the run does not go on as if nothing happened; it ends interrupted, no check run."""
+    def on_event(event: Event) -> None:
+        if isinstance(event, PhaseStarted) and "bundled reference" in event.name:
+            thing = type("Thing", (), {})()
+            watch = weakref.ref(thing, lambda ref: (os.kill(os.getpid(), signal.SIGINT), time.sleep(30)))
+            del thing  # the callback runs: the handler raises inside it, and the KeyboardInterrupt goes no further
+            assert watch() is None
+
+    result = certify({"report-dir": str(tmp_path / "out")}, on_event=on_event)
+    assert result.interrupted and result.exit_code() == 130, result
+    assert not result.checks and result.requests == 0

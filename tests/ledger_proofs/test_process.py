@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import time
 import urllib.request
+import weakref
 from pathlib import Path
 
 import pytest
+from csi_conformance.groundwork import interrupts
 from csi_conformance.ledger_proofs.install import Installation, binary_name
 from csi_conformance.ledger_proofs.process import ProverProcess, ProverStartError
 from csi_conformance.reference_server.methods.proofs import _account_input
@@ -22,6 +25,9 @@ port = int(sys.argv[sys.argv.index("--prover-address") + 1].rsplit(":", 1)[1])
 if "{mode}" == "crash":
     print("cannot load keys", flush=True)
     sys.exit(3)
+if "{mode}" == "silent":  # loads its keys forever
+    import time
+    time.sleep(3600)
 class Health(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         self.send_response(200 if self.path == "/health" else 404)
@@ -56,9 +62,27 @@ def test_a_prover_that_exits_while_starting_is_reported_with_its_log(tmp_path: P
         ProverProcess(_fake(tmp_path, "crash")).start()
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the drop this test makes
+def test_an_interrupt_python_dropped_still_ends_the_wait_for_the_prover(tmp_path: Path) -> None:
+    """The prover takes seconds to a minute to start: a Ctrl-C whose KeyboardInterrupt was dropped (here in a
+    weakref callback) ends the wait at its next turn instead of after the whole start (or the timeout)."""
+    prover = ProverProcess(_fake(tmp_path, "silent"), timeout=120)
+    try:
+        with interrupts.remembered():
+            thing = type("Thing", (), {})()
+            watch = weakref.ref(thing, lambda ref: interrupts.heard(signal.SIGINT, None))
+            del thing  # the callback's KeyboardInterrupt goes no further
+            assert watch() is None
+            with pytest.raises(KeyboardInterrupt):
+                prover.start()
+    finally:
+        prover.stop()
+
+
 INTERRUPTED_IN_POPEN = """
 import os, signal, subprocess, sys
 from pathlib import Path
+from csi_conformance.groundwork import interrupts
 from csi_conformance.ledger_proofs.install import Installation
 from csi_conformance.ledger_proofs.process import ProverProcess
 launch = subprocess.Popen._execute_child
@@ -89,6 +113,7 @@ def test_an_interrupt_as_the_prover_starts_ends_the_start_and_loses_no_child(tmp
 FORK_WATCHED = """
 import os, sys
 from pathlib import Path
+from csi_conformance.groundwork import interrupts
 from csi_conformance.ledger_proofs.install import Installation
 from csi_conformance.ledger_proofs.process import ProverProcess
 marker = sys.argv[2]
@@ -113,6 +138,7 @@ def test_no_python_runs_in_the_forked_copy_of_the_parent(tmp_path: Path) -> None
 ORPHANED = """
 import sys
 from pathlib import Path
+from csi_conformance.groundwork import interrupts
 from csi_conformance.ledger_proofs.install import Installation
 from csi_conformance.ledger_proofs.process import ProverProcess
 prover = ProverProcess(Installation(Path(sys.argv[1]))).start()
