@@ -60,6 +60,17 @@ def checks_of(result: RunResult) -> dict[str, Any]:
     return {check.check_id: check for check in result.checks}
 
 
+def caught_in_words(result: RunResult, check_id: str, variant: str, says: str) -> tuple[Any, set[str]]:
+    """The check that must catch `variant`: at FAIL, a finding saying `says`; with the clauses of the spec and
+    the ledger its findings cite."""
+    caught = checks_of(result)[check_id]
+    assert caught.status is Status.FAIL, f"{check_id} missed {variant}: {caught.status} {caught.skip_reason}"
+    texts = [finding_text(finding) for finding in caught.findings]
+    assert any(says in text for text in texts), texts
+    return caught, {clause for finding in caught.findings if finding.basis in (Basis.SPEC, Basis.LEDGER)
+                    for clause in finding.clauses}
+
+
 @pytest.fixture(scope="module")
 def clean(ledger: Ledger, judge: ChainJudge, prover: ProverProcess) -> RunResult:
     return onchain_run(ledger, None, judge, ServerOptions(prover_url=prover.url))
@@ -91,12 +102,7 @@ def test_the_spec_2_10_form_passes_too(ledger: Ledger, judge: ChainJudge, prover
 def test_a_broken_proof_is_caught_in_the_programs_words(variant: Variant, ledger: Ledger, judge: ChainJudge,
                                                         prover: ProverProcess) -> None:
     result = onchain_run(ledger, variant, judge, ServerOptions(prover_url=prover.url))
-    caught = checks_of(result)[variant.check]
-    assert caught.status is Status.FAIL, f"{variant.check} missed {variant.name}: {caught.status} {caught.skip_reason}"
-    texts = [finding_text(finding) for finding in caught.findings]
-    assert any(SAYS[variant.name] in text for text in texts), texts
-    cited = {clause for finding in caught.findings if finding.basis in (Basis.SPEC, Basis.LEDGER)
-             for clause in finding.clauses}
+    caught, cited = caught_in_words(result, variant.check, variant.name, SAYS[variant.name])
     assert variant.clauses and set(variant.clauses) <= cited <= set(REGISTRY.get(variant.check).clauses)
     assert all(f.path and (f.path.startswith("$") or f.path == HTTP_STATUS) for f in caught.findings)
     assert result.kit_errors() == [], [finding_text(f) for f in result.kit_errors()]

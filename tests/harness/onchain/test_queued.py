@@ -12,7 +12,7 @@ cannot apply (test_checks.py).
 from __future__ import annotations
 
 import pytest
-from csi_conformance.harness.core.model import Basis, Status
+from csi_conformance.harness.core.model import Status
 from csi_conformance.harness.core.registry import REGISTRY
 from csi_conformance.harness.report.junit import finding_text
 from csi_conformance.ledger_chain import ChainJudge
@@ -23,7 +23,7 @@ from csi_conformance.schema import Contract
 from ..broken import Variant
 from ..report.reprs import python_literals
 from ..variants_queued import BATCHED, CHECK, SAYS, VARIANTS
-from .test_checks import checks_of, onchain_run, without_program_logs
+from .test_checks import caught_in_words, checks_of, onchain_run, without_program_logs
 
 pytestmark = pytest.mark.chain
 OPTIONS = ServerOptions()
@@ -60,12 +60,7 @@ def test_the_reference_passes_having_spent_every_queued_account_by_index(clean, 
 def test_a_wrong_place_is_caught_in_the_programs_words(variant: Variant, today_ledger: Ledger,
                                                        today_judge: ChainJudge) -> None:
     result = onchain_run(today_ledger, variant, today_judge, OPTIONS)
-    caught = checks_of(result)[CHECK]
-    assert caught.status is Status.FAIL, f"{variant.name} missed: {caught.status} {caught.skip_reason}"
-    texts = [finding_text(finding) for finding in caught.findings]
-    assert any(SAYS[variant.name] in text for text in texts), texts
-    cited = {clause for finding in caught.findings if finding.basis in (Basis.SPEC, Basis.LEDGER)
-             for clause in finding.clauses}
+    caught, cited = caught_in_words(result, CHECK, variant.name, SAYS[variant.name])
     assert set(variant.clauses) <= cited <= set(REGISTRY.get(CHECK).clauses)
     assert all(f.path and f.path.startswith("$") for f in caught.findings)
     assert result.kit_errors() == [], [finding_text(f) for f in result.kit_errors()]
