@@ -1,34 +1,44 @@
 """A chain in the making: the runtime, the kit's model, the keys and the prover, and the blocks so far.
 
 Slots and time are the chain's own, so two runs agree: the first block is at `FIRST_SLOT`, a slot
-lasts 400 ms from `GENESIS_TIME`, and a block's hash is LiteSVM's next blockhash when the block
-ends (derived from the last, so the same every run). Transactions of a block are signed with the
-blockhash of the block before (the parent's), as a client signs with a recent one. The users,
-the forester and the treasurer start funded (genesis); everything after is a transaction in a
-block. After every transaction the model learns from its events and is checked against the
-on-chain trees.
+lasts 400 ms from `GENESIS_TIME`. The genesis hash comes from the seed, the program set and the
+funded accounts, and a block's hash from its parent's, its slot and its transactions' signatures
+(`hashes.py`), so two chains differ in both, as real ones do. Transactions of a block are signed
+with the blockhash of the block before (the parent's, the genesis hash for the first), as a client
+signs with a recent one. The users, the forester and the treasurer start funded (genesis);
+everything after is a transaction in a block. After every transaction the model learns from its
+events and is checked against the on-chain trees.
 """
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, field
 from typing import Any
 
 from csi_conformance.ledger_chain.batched_model import QueueMirror, TodayModel
 from csi_conformance.ledger_chain.blocks import BlockInfo, block_result, transaction_entry
+from csi_conformance.ledger_chain.hashes import block_hash, genesis_hash
 from csi_conformance.ledger_chain.keys import Keys
 from csi_conformance.ledger_chain.model import Model, StateTreeMirror
 from csi_conformance.ledger_chain.operations import Context, Operation
-from csi_conformance.ledger_chain.programs import ADDRESS_QUEUE, ADDRESS_TREE, NULLIFIER_QUEUE, STATE_TREE
+from csi_conformance.ledger_chain.programs import (
+    ADDRESS_QUEUE,
+    ADDRESS_TREE,
+    NULLIFIER_QUEUE,
+    PROGRAM_FILES,
+    STATE_TREE,
+)
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.runtime import ChainError, Executed, Runtime
 from csi_conformance.ledger_chain.today import BATCHED_TREES, TodayPrograms
 from csi_conformance.ledger_ingest import LedgerTransaction, decode_transaction, transaction_changes
-from csi_conformance.ledger_proofs.install import Installation
+from csi_conformance.ledger_proofs.install import Installation, manifest
 from solders.compute_budget import set_compute_unit_limit
+from solders.hash import Hash
 from solders.message import Message
 from solders.pubkey import Pubkey
-from solders.transaction import Transaction
+from solders.transaction import Transaction, VersionedTransaction
 
 __all__ = ["COMPUTE_UNITS", "FIRST_SLOT", "GENESIS_TIME", "Chain", "Context", "genesis_funding"]
 
@@ -47,6 +57,17 @@ def genesis_funding(keys: Keys) -> dict[Pubkey, int]:
     funding[keys.forester.pubkey()] = 10**11
     funding[keys.treasurer.pubkey()] = 10**13
     return funding
+
+
+def program_set(installation: Installation | TodayPrograms) -> tuple[str, list[Pubkey]]:
+    """The programs a chain runs, as its genesis names them: the package and version, and the program ids."""
+    if isinstance(installation, TodayPrograms):
+        return installation.label, list(installation.program_files)
+    return f"{manifest()['package']}@{manifest()['version']}", list(PROGRAM_FILES)
+
+
+def _signatures(entry: dict[str, Any]) -> list[Any]:
+    return list(VersionedTransaction.from_bytes(base64.b64decode(entry["transaction"][0])).signatures)
 
 
 @dataclass
@@ -72,7 +93,9 @@ class Chain:
         else:
             self.model = Model(v1_trees, ADDRESS_TREE, ADDRESS_QUEUE)
         self.context = Context(self.runtime, self.model, self.keys, self.prover)
-        self.genesis_hash = str(self.runtime.blockhash)
+        label, programs = program_set(self.installation)
+        self.genesis_hash = str(genesis_hash(self.seed, label, programs, genesis_funding(self.keys),
+                                             self.keys.forester.pubkey()))
         self.slot = FIRST_SLOT
         self._pending: list[dict[str, Any]] = []
         self._parent = (FIRST_SLOT - 1, self.genesis_hash, FIRST_SLOT - 1)
@@ -82,6 +105,11 @@ class Chain:
     def today(self) -> bool:
         """Whether today's programs run (batched trees, `insert_into_queues`), not 0.18.0's."""
         return isinstance(self.installation, TodayPrograms)
+
+    @property
+    def recent_blockhash(self) -> Hash:
+        """What this block's transactions are signed with: the parent block's hash."""
+        return Hash.from_string(self._parent[1])
 
     @staticmethod
     def block_time(slot: int) -> int:
@@ -99,11 +127,13 @@ class Chain:
         self.runtime.at_slot(self.slot, self.block_time(self.slot))
 
     def close_block(self) -> None:
-        """End the current block (if it holds a transaction): its blockhash is the runtime's next."""
+        """End the current block (if it holds a transaction): its blockhash is over its parent's, its slot and
+        its transactions' signatures."""
         if not self._pending:
             return
         parent_slot, parent_hash, parent_height = self._parent
-        blockhash = str(self.runtime.next_blockhash())
+        blockhash = str(block_hash(Hash.from_string(parent_hash), self.slot,
+                                   [_signatures(entry) for entry in self._pending]))
         info = BlockInfo(self.slot, parent_slot, blockhash, parent_hash, self.block_time(self.slot), parent_height + 1)
         self.blocks.append((self.slot, block_result(info, self._pending)))
         self._parent = (self.slot, blockhash, parent_height + 1)
@@ -117,8 +147,8 @@ class Chain:
         built = operation.build(self.context)
         payer = built.signers[0].pubkey()
         message = Message.new_with_blockhash([set_compute_unit_limit(COMPUTE_UNITS), *built.instructions], payer,
-                                             self.runtime.blockhash)
-        executed = self.runtime.execute(Transaction(list(built.signers), message, self.runtime.blockhash))
+                                             self.recent_blockhash)
+        executed = self.runtime.execute(Transaction(list(built.signers), message, self.recent_blockhash))
         entry = transaction_entry(executed)
         if built.fails_with is not None:
             if executed.custom_code != built.fails_with:

@@ -1,5 +1,6 @@
 """A stored transaction in the encodings `getBlock` and `getTransaction` offer: base64 (as kept),
-base58, or json (the decoded message: keys, header, blockhash, instructions with base58 data).
+base58, json (the decoded message: keys, header, blockhash, instructions with base58 data), or
+jsonParsed (keys with their roles, the instructions of the programs a node knows parsed: `parsed.py`).
 
 What a node varies by request is applied to a copy of the stored entry: `version` only when the
 client says which versions it supports (`maxSupportedTransactionVersion`), `rewards` only when
@@ -11,13 +12,14 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from csi_conformance.ledger_chain.parsed import parsed_meta, parsed_transaction
 from csi_conformance.ledger_crypto import b58encode
 from solders.message import MessageV0
 from solders.transaction import VersionedTransaction
 
 __all__ = ["ENCODINGS", "encode_entry", "ui_transaction"]
 
-ENCODINGS = ("json", "base64", "base58")
+ENCODINGS = ("json", "jsonParsed", "base64", "base58")
 
 
 def ui_transaction(raw: bytes) -> dict[str, Any]:
@@ -45,13 +47,17 @@ def ui_transaction(raw: bytes) -> dict[str, Any]:
 def encode_entry(entry: dict[str, Any], *, encoding: str, versioned: bool) -> dict[str, Any]:
     """A block's transaction entry (stored base64, with version) in the asked encoding."""
     raw = base64.b64decode(entry["transaction"][0])
+    meta = entry["meta"]
     if encoding == "base64":
         transaction: Any = entry["transaction"]
     elif encoding == "base58":
         transaction = [b58encode(raw), "base58"]
+    elif encoding == "jsonParsed":
+        transaction, keys = parsed_transaction(raw)
+        meta = parsed_meta(meta, keys)
     else:
         transaction = ui_transaction(raw)
-    encoded = {"transaction": transaction, "meta": entry["meta"]}
+    encoded = {"transaction": transaction, "meta": meta}
     if versioned:
         encoded["version"] = entry.get("version", "legacy")
     return encoded

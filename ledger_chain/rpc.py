@@ -1,10 +1,10 @@
 """`csi chain serve`: a Solana JSON-RPC node over a generated chain, on loopback, for indexers' ingesters.
 
-It answers what ingesters call: `getSlot`, `getBlockHeight`, `getBlock` (json, base64 or base58;
-transaction details full, signatures or none; `maxSupportedTransactionVersion`; rewards),
-`getBlocks`, `getBlocksWithLimit`, `getSignaturesForAddress`, `getTransaction`, `getAccountInfo`
-(any account, from the chain replayed into LiteSVM up to the tip), `getLatestBlockhash`,
-`getVersion`, `getHealth`, `getFirstAvailableBlock` and `getGenesisHash`; the errors are a
+It answers what ingesters call: `getSlot`, `getBlockHeight`, `getBlock` (json, jsonParsed, base64 or
+base58; transaction details full, signatures or none; `maxSupportedTransactionVersion`; rewards),
+`getBlocks`, `getBlocksWithLimit`, `getSignaturesForAddress`, `getTransaction` (the same encodings),
+`getAccountInfo` (any account, from the chain replayed into LiteSVM up to the tip),
+`getLatestBlockhash`, `getVersion`, `getHealth`, `getFirstAvailableBlock` and `getGenesisHash`; the errors are a
 node's (`NODE_ERRORS`): a slot before the first block is missing from storage (-32009), a slot
 without a block skipped (-32007), a slot past the tip not available yet (-32004). With `live`, the
 tip starts at the first block and moves on a slot every `slot_time` seconds, so an indexer

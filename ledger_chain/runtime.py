@@ -142,8 +142,8 @@ class Runtime:
         features.deactivate(POSEIDON_PADDING_GATE)
         self.features = features
         self.svm = (LiteSVM.default().with_feature_set(features).with_builtins().with_sysvars()
-                    .with_default_programs().with_sigverify(True).with_blockhash_check(True)
-                    .with_transaction_history(0))
+                    .with_default_programs().with_sigverify(True).with_blockhash_check(False)
+                    .with_transaction_history(0))  # the chain names its blockhashes, not LiteSVM (chain.py)
         files = installation.program_files if isinstance(installation, TodayPrograms) else PROGRAM_FILES
         for program, name in files.items():
             self.svm.add_program(program, (installation.programs_dir / name).read_bytes())
@@ -178,11 +178,6 @@ class Runtime:
         """Move the clock to `slot`: the programs read it (the registry's epochs, rent)."""
         self.svm.set_clock(Clock(slot=slot, epoch_start_timestamp=0, epoch=0, leader_schedule_epoch=0,
                                  unix_timestamp=unix_time))
-
-    def next_blockhash(self) -> Hash:
-        """End a block: a new blockhash (deterministic: LiteSVM derives it from the last)."""
-        self.svm.expire_blockhash()
-        return self.svm.latest_blockhash()
 
     # ------------------------------------------------------------------ transactions
 

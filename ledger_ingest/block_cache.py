@@ -2,27 +2,32 @@
 (`getGenesisHash`), so that one folder can only ever hold one chain's blocks, whatever URL served them.
 
 A folder holds `<slot>.json` (a `getBlock` result) and `<slot>.skipped` (a slot the node listed but has no
-block for). A chain regenerated with the same genesis, or a node that moved to another fork, can still
-disagree with what is kept: before a kept entry is used, `check_links` walks the slice down from its
-last slot and holds each kept block against the node's blockhash chain (the `previousBlockhash` and
-`parentSlot` of the block after it, or the node's own header of that slot when nothing after it says),
-and an entry that does not link is dropped and fetched again.
+block for). The genesis hash alone does not make a kept block the node's: a chain regenerated with the same
+genesis, a validator restarted from a snapshot, a node moved to another fork, or a node whose blockhashes do
+not commit to what its blocks hold can each serve another block at a kept slot. So a kept entry is used only
+while the node still serves that very block (`still_served`): the same blockhash, parent and previous
+blockhash, and the same transactions' signatures in the same order, as the node's `getBlock` with
+`transactionDetails: signatures` says (a few hundred bytes a block, where the block itself is megabytes);
+otherwise it is dropped and fetched again.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import os
 import re
-from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
 from csi_conformance.groundwork.errors import JsonError
 from csi_conformance.groundwork.files import write_atomic
 from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.ledger_crypto import b58decode
+from solders.transaction import VersionedTransaction
 
-__all__ = ["BlockCache", "check_links", "default_cache_root"]
+__all__ = ["BlockCache", "block_signatures", "default_cache_root", "first_signature", "still_served"]
 
 Result = dict[str, Any] | None
 """A `getBlock` result, or None for a slot without a block."""
@@ -80,32 +85,41 @@ class BlockCache:
                 (self.folder / name).unlink(missing_ok=True)
 
 
-def check_links(results: MutableMapping[int, Result], kept: set[int], *, header: Callable[[int], Result],
-                fetch: Callable[[int], Result]) -> int:
-    """Replace, in `results`, every kept entry that does not link with the node's blockhash chain by what
-    `fetch` gets from the node; how many were replaced. `header(slot)` is the node's header of a slot (a
-    `getBlock` result without transactions, or None for a slot without a block)."""
-    later: Result = None  # the nearest block after the slot, known to be the node's
-    replaced = 0
-    for slot in sorted(results, reverse=True):
-        if slot in kept and not _links(slot, results[slot], later, header):
-            results[slot] = fetch(slot)
-            replaced += 1
-        if results[slot] is not None:
-            later = results[slot]
-    return replaced
+def first_signature(entry: Any) -> str | None:
+    """The first signature of a block's transaction entry, in any encoding a node gives it (None when it does not
+    read as one)."""
+    transaction = entry.get("transaction") if isinstance(entry, dict) else None
+    if isinstance(transaction, dict):
+        signatures = transaction.get("signatures")
+        return signatures[0] if isinstance(signatures, list) and signatures and isinstance(signatures[0], str) \
+            else None
+    if not (isinstance(transaction, list) and len(transaction) == 2 and isinstance(transaction[0], str)):
+        return None
+    try:
+        raw = base64.b64decode(transaction[0], validate=True) if transaction[1] == "base64" else \
+            b58decode(transaction[0]) if transaction[1] == "base58" else b""
+        return str(VersionedTransaction.from_bytes(raw).signatures[0])
+    except (ValueError, IndexError, binascii.Error):
+        return None
 
 
-def _links(slot: int, entry: Result, later: Result, header: Callable[[int], Result]) -> bool:
-    """Whether a kept entry is the node's: the block after it names it as its parent (or skips its slot), or,
-    when nothing after it says, the node's header of the slot agrees."""
-    if later is not None:
-        parent = later.get("parentSlot")
-        if parent == slot:
-            return entry is not None and entry.get("blockhash") == later.get("previousBlockhash")
-        if entry is None and type(parent) is int and parent < slot:
-            return True  # the node's chain goes over this slot
-    node = header(slot)
-    if entry is None or node is None:
-        return entry is None and node is None
-    return all(node.get(name) == entry.get(name) for name in _LINK)
+def block_signatures(result: dict[str, Any]) -> list[str | None] | None:
+    """The signatures a `getBlock` result names: its `signatures` (transactionDetails signatures), else the first
+    signature of each of its transactions; None when it names neither."""
+    if isinstance(result.get("signatures"), list):
+        return [s if isinstance(s, str) else None for s in result["signatures"]]
+    if isinstance(result.get("transactions"), list):
+        return [first_signature(entry) for entry in result["transactions"]]
+    return None
+
+
+def still_served(kept: Result, node: Result) -> bool:
+    """Whether a kept entry is the block the node serves at its slot (`node`: its `getBlock` with transaction
+    details `signatures`, or None when it has no block there): the same hashes and parent, the same
+    transactions' signatures in the same order."""
+    if kept is None or node is None:
+        return kept is None and node is None
+    if not all(node.get(name) == kept.get(name) for name in _LINK):
+        return False
+    signatures = block_signatures(kept)
+    return signatures is not None and None not in signatures and signatures == block_signatures(node)

@@ -1,7 +1,8 @@
 """A local stub of a Solana JSON-RPC endpoint that serves fixture blocks, for tests and benchmarks.
 
 It answers `getBlocks`, `getBlock` (the blocks it was given, whatever encoding is asked: they are
-already base64; with `transactionDetails: none`, the header alone), `getSlot`, `getGenesisHash`,
+already base64; with `transactionDetails: none`, the header alone; with `signatures`, the header and
+the transactions' first signatures), `getSlot`, `getGenesisHash`,
 `getVersion` and `getHealth` on 127.0.0.1, on a thread; any other method is -32601 "Method not
 found", as a node answers. Slots in `skipped` are listed by `getBlocks` but answer error -32009, as
 a node does for a slot missing from long-term storage; `fail_first` answers that many requests with
@@ -12,7 +13,7 @@ past); with `advance`, each `getSlot` answer moves it on by that many slots, so 
 node producing slots by its own answers, with no clock. Nothing past the tip is listed or served
 (-32004). `genesis` is what `getGenesisHash` answers (default: a hash of the blocks, so two ledgers
 are two chains). `requests` counts the requests served, `block_requests` the whole blocks fetched,
-`header_requests` the headers.
+`header_requests` the headers (with or without signatures).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from csi_conformance.groundwork.jsonio import dumps, loads
 from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.ledger_ingest.block_cache import block_signatures
 
 __all__ = ["StubSolanaRpc", "blocks_from_transactions", "stub_solana_rpc"]
 
@@ -65,6 +67,9 @@ class StubSolanaRpc:
         self.blocks = {slot: dumps(block) for slot, block in blocks.items()}
         self.headers = {slot: dumps({k: v for k, v in block.items() if k != "transactions"})
                         for slot, block in blocks.items()}
+        self.signed = {slot: dumps({**{k: v for k, v in block.items() if k != "transactions"},
+                                    "signatures": block_signatures(dict(block)) or []})
+                       for slot, block in blocks.items()}
         self.skipped = set(skipped)
         self.fail_first = fail_first
         self.api_key = api_key
@@ -110,7 +115,8 @@ class StubSolanaRpc:
 
     def _block(self, request_id: Any, params: list[Any]) -> tuple[int, str]:
         slot = params[0]
-        header = len(params) > 1 and isinstance(params[1], dict) and params[1].get("transactionDetails") == "none"
+        details = params[1].get("transactionDetails") if len(params) > 1 and isinstance(params[1], dict) else None
+        header = details in ("none", "signatures")
         with self._lock:
             if header:
                 self.header_requests += 1
@@ -120,7 +126,7 @@ class StubSolanaRpc:
             return 200, dumps({"jsonrpc": "2.0", "id": request_id, "error": {
                 "code": -32004, "message": f"Block not available for slot {slot}"}})
         if slot in self.blocks and slot not in self.skipped:
-            text = self.headers[slot] if header else self.blocks[slot]
+            text = {"none": self.headers, "signatures": self.signed}.get(details, self.blocks)[slot]
             return 200, f'{{"jsonrpc":"2.0","id":{dumps(request_id)},"result":{text}}}'
         return 200, dumps({"jsonrpc": "2.0", "id": request_id, "error": {
             "code": -32009, "message": f"Slot {slot} was skipped, or missing in long-term storage"}})
