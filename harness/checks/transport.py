@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from csi_conformance.harness.connection import NOT_JSON
+from csi_conformance.harness.connection import NOT_JSON, Exchange
 from csi_conformance.harness.context import Answer, CheckContext, answer_value, describe
 from csi_conformance.harness.core.failures import Mismatch, ReadingFailure, Skip
 from csi_conformance.harness.core.model import Basis
@@ -35,7 +35,9 @@ def answered(ctx: CheckContext, answer: Answer) -> None:
     if exchange.error:
         flood = exchange.error_kind == "rate-limited"
         ctx.fail("Rate limited without end" if flood else "No answer", expected="an HTTP answer",
-                 received=exchange.error, answer=answer, basis=Basis.JSON_RPC if flood else Basis.SPEC, path=BODY)
+                 received=exchange.error, answer=answer, basis=Basis.JSON_RPC if flood else Basis.SPEC, path=BODY,
+                 clauses=("7-R2",) if flood else ("4.1-R6",),
+                 detail=_deadline(ctx, exchange) if exchange.error_kind == "timeout" else None)
     # Bodies of 4xx and 5xx answers are schema.error-body's to judge (§7).
     if (exchange.status or 0) < 400 and exchange.json is NOT_JSON:
         stated = answer.method in ctx.contract.methods  # every answer §4.1 and §7 show for an operation is JSON
@@ -43,6 +45,21 @@ def answered(ctx: CheckContext, answer: Answer) -> None:
                  received=answer_value(answer), answer=answer,
                  clauses=("4.1-R3", "4.1-R6"), basis=Basis.SPEC if stated else Basis.JSON_RPC, path=BODY)
     ctx.examined("answers")
+
+
+def _deadline(ctx: CheckContext, exchange: Exchange) -> dict[str, Any]:
+    """What a timeout rests on: the kit's deadline (the spec shows none, 8-S3), the requests out beside it, the
+    lone second attempt, and the option that sets the deadline."""
+    deadline = exchange.deadline if exchange.deadline is not None else ctx.target.policy.timeout
+    again, rules = exchange.asked_again, ctx.target.deadlines
+    detail: dict[str, Any] = {
+        "deadline": f"{deadline:g} s ({rules.rule(exchange.method)}); the spec shows no timeout (8-S3)",
+        "in flight": again.in_flight if again is not None else exchange.in_flight,
+    }
+    if again is not None:
+        detail["asked again"] = f"once more, alone (the first attempt: {again.why}); {again.outcome}"
+    detail["to change"] = f"raise {rules.flag(exchange.method)} for a target slower than this that still answers"
+    return detail
 
 
 @answer_check("transport.content-type", clauses=("4.1-R3",), basis=Basis.JSON_RPC,

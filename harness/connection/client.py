@@ -2,7 +2,12 @@
 
 Every call returns an `Exchange`, whatever the target does; see `failures` for how transport
 failures are named. Per HTTP request (a redirect hop or a 429 retry is a new request) the
-target gets `timeout` seconds in total, body included.
+target gets `timeout` seconds in total, body included (a proof method `proof_timeout`: see `kinds`).
+
+A request that timed out while other requests of the run were in flight is asked once more alone
+(`Gate.alone`) with the full deadline, and only that answer is recorded: a deadline measures the target,
+not the kit's own load (`core.asked_again`). A target that answered earlier and now refuses connections has
+gone away: the gate halts the run (`Halted`), so what it no longer answers is not judged.
 
 Requests go through libcurl (`curl.CurlWire`), or through an httpx transport given as `transport`
 (`wire.Wire`). Both apply one `policy.Policy` (redirects, the head and body caps, the deadline):
@@ -29,11 +34,14 @@ from csi_conformance.harness.connection.body import UnsupportedEncoding, parse_j
 from csi_conformance.harness.connection.curl import CurlWire
 from csi_conformance.harness.connection.exchange import NOT_JSON, OMIT, ErrorKind, Exchange, Throttled
 from csi_conformance.harness.connection.failures import describe
-from csi_conformance.harness.connection.gate import Gate
+from csi_conformance.harness.connection.gate import Gate, Halted
+from csi_conformance.harness.connection.kinds import Deadlines, kind_of
 from csi_conformance.harness.connection.logs import redact_http_logs
 from csi_conformance.harness.connection.pacing import Pacer, backoff_delay
 from csi_conformance.harness.connection.policy import DEFAULT_PORTS, Policy, RedirectRefused
+from csi_conformance.harness.connection.probe import refuses_connections
 from csi_conformance.harness.connection.wire import BaseWire, Wire
+from csi_conformance.harness.core.asked_again import AskedAgain
 from csi_conformance.harness.core.errors import UsageError
 from csi_conformance.harness.redact import REDACTED, Redactor
 
@@ -79,6 +87,7 @@ class Target:
         *,
         api_key: str | None = None,
         timeout: float = Policy.timeout,
+        proof_timeout: float | None = None,
         max_response_bytes: int = Policy.max_response_bytes,
         rate: float | None = None,
         max_429_retries: int = 3,
@@ -93,8 +102,11 @@ class Target:
         `timeout` is the total deadline of one HTTP request, body included; `rate` is in
         requests per second. `transport` replaces the network (tests, in-process servers); the
         deadline is then enforced between body chunks only, as the transport may have no socket.
+        `proof_timeout` is the deadline of a proof method (None: `kinds.PROOF_FACTOR` times `timeout`).
         """
         self.policy = Policy(timeout=timeout, max_response_bytes=max_response_bytes, max_redirects=max_redirects)
+        _require(proof_timeout is None or proof_timeout > 0, "proof_timeout must be positive")
+        self.deadlines = Deadlines(timeout, proof_timeout)
         _require(rate is None or rate > 0, "rate must be positive")
         _require(max_429_retries >= 0 and max_backoff >= 0, "retry bounds must not be negative")
         self._base, self._query, url_key = _split_base_url(base_url)
@@ -220,26 +232,55 @@ class Target:
         self.close()
 
     def _exchange(self, sent: _Request) -> Exchange:
-        """One logical exchange: an attempt, then 429 retries while the target keeps refusing. Raises the
-        gate's `Halted` or `BudgetSpent` when it refuses a request, and KeyboardInterrupt once cancelled."""
+        """One logical exchange: an attempt, then 429 retries while the target keeps refusing; asked again alone
+        when it timed out in a crowd. Raises the gate's `Halted` or `BudgetSpent` when it refuses a request or
+        the target went away, and KeyboardInterrupt once cancelled."""
         url = self._url(sent.wire_path, sent.with_key)
-        with self.gate.exchange():
-            started, self._paced = time.monotonic(), 0.0
-            throttled: list[Throttled] = []
-            while True:
-                answer = self._attempt(sent, url)
-                if answer.status != 429 or answer.error is not None:
-                    break
-                if len(throttled) >= self._max_retries:
-                    _failed(answer, "rate-limited", f"rate limited: 429 persisted after {len(throttled)} retries")
-                    break
-                delay = backoff_delay(answer.headers.get("retry-after"), len(throttled), self._max_backoff)
-                throttled.append(Throttled(answer.headers, self.redactor.bytes(bytes(answer.body)), delay))
-                self.gate.count_throttled(1)
-                self.gate.sleep(delay)
-            self.gate.count_throttled(answer.status == 429)
-            elapsed = time.monotonic() - started - self._paced
-        return self._record(sent, url, answer, tuple(throttled), elapsed)
+        kind = kind_of(sent.method)
+        with self.gate.exchange(kind) as place:
+            answer, throttled, elapsed = self._asked(sent, url)
+        again = None
+        if answer.kind == "timeout" and place.crowd:
+            self.gate.lower(kind)
+            first = answer
+            with self.gate.alone(kind):
+                answer, throttled, elapsed = self._asked(sent, url)
+            again = AskedAgain(sent.method, sent.path, self.deadlines.of(sent.method), place.crowd,
+                               first.error or "timeout", answer.status is not None, _ended(answer, elapsed))
+            self.gate.record(again)
+        self._halt_if_gone(answer)
+        return self._record(sent, url, answer, throttled, elapsed, in_flight=place.crowd, again=again)
+
+    def _asked(self, sent: _Request, url: str) -> tuple[_Answer, tuple[Throttled, ...], float]:
+        """An attempt, then 429 retries while the target keeps refusing: the answer, the 429s, the seconds."""
+        started, self._paced = time.monotonic(), 0.0
+        throttled: list[Throttled] = []
+        while True:
+            answer = self._attempt(sent, url)
+            if answer.status != 429 or answer.error is not None:
+                break
+            if len(throttled) >= self._max_retries:
+                _failed(answer, "rate-limited", f"rate limited: 429 persisted after {len(throttled)} retries")
+                break
+            delay = backoff_delay(answer.headers.get("retry-after"), len(throttled), self._max_backoff)
+            throttled.append(Throttled(answer.headers, self.redactor.bytes(bytes(answer.body)), delay))
+            self.gate.count_throttled(1)
+            self.gate.sleep(delay)
+        self.gate.count_throttled(answer.status == 429)
+        return answer, tuple(throttled), time.monotonic() - started - self._paced
+
+    def _halt_if_gone(self, answer: _Answer) -> None:
+        """A target that answered earlier in the run and now refuses connections went away (stopped, restarted):
+        halt the run, so that nothing it no longer answers is judged."""
+        self.gate.count_answered(answer.status is not None)
+        if not self.gate.answered or answer.kind not in ("unreachable", "network", "protocol"):
+            return
+        if answer.kind != "unreachable" and (self._transport is not None
+                                             or not refuses_connections(self._base, self.policy.timeout)):
+            return
+        self.gate.halt(f"the target stopped answering after {self.gate.answered} answers ({answer.error}): check "
+                       f"that {self.base_url} is up (stopped or restarted mid-run?) and run again")
+        raise Halted(self.gate.halted)
 
     def _attempt(self, sent: _Request, url: str) -> _Answer:
         """Send, then go where the policy's `RedirectTrail` says each redirect leads."""
@@ -262,6 +303,7 @@ class Target:
         self._paced += self.gate.admit()
         self._sent_here += 1
         answer = _Answer()
+        deadline = self.deadlines.of(sent.method)
 
         def head(status: int, headers: list[tuple[str, str]]) -> None:
             answer.status = status
@@ -270,20 +312,20 @@ class Target:
 
         try:
             if self._wire.fetch(sent.http_method, url, sent.body, sent.content_type, into=answer.body,
-                                deadline_at=self.policy.deadline_at(), on_head=head):
+                                deadline_at=time.monotonic() + deadline, on_head=head):
                 return _failed(answer, "too-large", self.policy.over_cap)
             answer.complete = True
         except UnsupportedEncoding as exc:
             _failed(answer, "encoding", str(exc))
         except Exception as exc:  # the boundary: see failures.describe
-            kind, message = describe(exc, timeout=self.policy.timeout)
+            kind, message = describe(exc, timeout=deadline)
             if kind == "timeout":
                 message += " (no response)" if answer.status is None else f" ({len(answer.body)} body bytes read)"
             _failed(answer, kind, self.redactor.text(message))
         return answer
 
     def _record(self, sent: _Request, url: str, answer: _Answer, throttled: tuple[Throttled, ...],
-                elapsed: float) -> Exchange:
+                elapsed: float, *, in_flight: int, again: AskedAgain | None) -> Exchange:
         body = self.redactor.bytes(bytes(answer.body))
         if answer.complete:
             value, json_error = parse_json(body, answer.headers.get("content-type"))
@@ -308,6 +350,9 @@ class Target:
             http_method=sent.http_method,
             content_type=sent.content_type,
             sent=sent.body,
+            deadline=self.deadlines.of(sent.method),
+            in_flight=0 if again is not None else in_flight,
+            asked_again=again,
         )
 
     def _url(self, wire_path: str, with_key: bool) -> str:
@@ -321,6 +366,13 @@ class Target:
                 self._urls[wire_path, with_key] = url
         return url
 
+
+
+def _ended(answer: _Answer, elapsed: float) -> str:
+    """How a lone attempt ended, in a few words."""
+    if answer.status is not None and answer.error is None:
+        return f"answered HTTP {answer.status} in {elapsed:.1f} s"
+    return f"{answer.error or 'no answer'}, alone too"
 
 
 def _failed(answer: _Answer, kind: ErrorKind, message: str) -> _Answer:

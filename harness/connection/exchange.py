@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from csi_conformance.harness.core.asked_again import AskedAgain
 from csi_conformance.harness.core.errors import TargetError, Timeout, Unreachable
 from csi_conformance.harness.redact import REDACTED
 
@@ -109,6 +110,12 @@ class Exchange:
     """The request's Content-Type; None when none was sent."""
     sent: bytes = field(default=b"", repr=False)
     """The exact request body."""
+    deadline: float | None = None
+    """Seconds the request was given (its kind's deadline: `kinds.Deadlines`); None when not known."""
+    in_flight: int = 0
+    """The most other requests of the run that were in flight beside this one (0 for a lone retry)."""
+    asked_again: AskedAgain | None = None
+    """Set when this is the answer to a lone second attempt, the first having timed out in a crowd."""
 
     def curl(self) -> str:
         """A shell line that repeats the first request; the key is read from $CSI_API_KEY."""

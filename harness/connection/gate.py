@@ -10,17 +10,24 @@ refuses every request once the run was told to stop (a flood or a hang) or was i
 While the target is in trouble (the last exchange to end was a timeout, a refusal or a 429 flood)
 the gate admits one exchange at a time, as a sequential run would: a target that struggles is not
 asked N things at once, and the run stops after the same streak of failures whatever N is.
+
+Each kind of method (`kinds`) may have a bound of its own (proofs: a few at once, lowered when one times
+out), and each exchange's `Place` remembers how many others were out beside it. `alone` admits one exchange
+with nothing else in flight: a request that timed out in a crowd is asked again there before it is judged.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 from csi_conformance.harness.connection.pacing import Pacer
+from csi_conformance.harness.core.asked_again import AskedAgain
 
-__all__ = ["BudgetSpent", "Gate", "Halted"]
+__all__ = ["BudgetSpent", "Gate", "Halted", "Place"]
 
 
 class Halted(Exception):
@@ -29,6 +36,14 @@ class Halted(Exception):
 
 class BudgetSpent(Exception):
     """The request budget is spent: this request was not sent."""
+
+
+@dataclass(eq=False)  # each place is itself: two alike are still two
+class Place:
+    """One exchange's place at the gate: its kind, and the most other exchanges that were out beside it."""
+
+    kind: str = "lookup"
+    crowd: int = 0
 
 
 class Gate:
@@ -47,14 +62,40 @@ class Gate:
         self._halted: str | None = None
         self.careful = False
         """One exchange at a time: the target is in trouble (set by whoever watches the exchanges end)."""
+        self._limits: dict[str, int] = {}
+        self._kinds: Counter[str] = Counter()
+        self._places: list[Place] = []
+        self._waiting_alone = 0
+        self._alone: Place | None = None
+        self.answered = 0
+        """Requests that got an HTTP answer (any status): a target that did answer, then refuses, went away."""
+        self.asked_again: list[AskedAgain] = []
+        """The `AskedAgain` records of the run, in the order the lone attempts ended."""
 
-    def configure(self, *, concurrency: int = 1, budget: int | None = None) -> None:
-        """How many exchanges may be open together, and how many requests may be sent in all (None: no bound)."""
-        if concurrency < 1:
+    def configure(self, *, concurrency: int = 1, budget: int | None = None,
+                  limits: Mapping[str, int] | None = None) -> None:
+        """How many exchanges may be open together (of each kind in `limits` at most), and how many requests may
+        be sent in all (None: no bound)."""
+        if concurrency < 1 or any(n < 1 for n in (limits or {}).values()):
             raise ValueError("concurrency must be 1 or more")
         with self._turn:
             self._concurrency, self._budget = concurrency, budget
+            self._limits = dict(limits or {})
             self._turn.notify_all()
+
+    def limit(self, kind: str) -> int:
+        """Exchanges of `kind` out together at most, now."""
+        return min(self._concurrency, self._limits.get(kind, self._concurrency))
+
+    def lower(self, kind: str) -> None:
+        """Halve the bound of `kind` (down to one): one of it timed out with others in flight."""
+        with self._turn:
+            self._limits[kind] = max(1, self.limit(kind) // 2)
+
+    @property
+    def halted(self) -> str | None:
+        """Why the run stopped asking, once it has."""
+        return self._halted
 
     @property
     def concurrency(self) -> int:
@@ -74,6 +115,10 @@ class Gate:
         with self._turn:
             self._throttled += n
 
+    def count_answered(self, n: int) -> None:
+        with self._turn:
+            self.answered += n
+
     def budget_left(self) -> bool:
         return self._budget is None or self._sent < self._budget
 
@@ -90,21 +135,67 @@ class Gate:
             self._turn.notify_all()
 
     @contextlib.contextmanager
-    def exchange(self) -> Iterator[None]:
-        """Hold one of the `concurrency` places (one while `careful`) for the whole of an exchange."""
+    def exchange(self, kind: str = "lookup") -> Iterator[Place]:
+        """Hold one of the `concurrency` places (one while `careful`, and no more of `kind` than its bound) for the
+        whole of an exchange; none is given while an exchange waits to go `alone`."""
+        place = Place(kind)
         with self._turn:
             while True:
                 self._refuse_if_closed()
-                if self._open < (1 if self.careful else self._concurrency):
+                if self._admits(kind):
                     break
                 self._turn.wait(0.1)  # woken by a release; the timeout re-reads `careful` and `cancelled`
-            self._open += 1
+            self._enter(place)
         try:
-            yield
+            yield place
         finally:
-            with self._turn:
-                self._open -= 1
-                self._turn.notify_all()
+            self._leave(place)
+
+    @contextlib.contextmanager
+    def alone(self, kind: str = "lookup") -> Iterator[Place]:
+        """Hold the only place: wait until no other exchange is out (new ones wait meanwhile), then keep every
+        other exchange out until this one ends. The caller must hold no other place."""
+        place = Place(kind)
+        with self._turn:
+            self._waiting_alone += 1
+            try:
+                while self._open:  # an exchange out alone counts as open
+                    self._refuse_if_closed()
+                    self._turn.wait(0.1)
+                self._refuse_if_closed()
+            finally:
+                self._waiting_alone -= 1
+            self._alone = place
+            self._enter(place)
+        try:
+            yield place
+        finally:
+            self._leave(place)
+
+    def record(self, asked: AskedAgain) -> None:
+        with self._turn:
+            self.asked_again.append(asked)
+
+    def _admits(self, kind: str) -> bool:
+        if self._alone is not None or self._waiting_alone:
+            return False
+        return self._open < (1 if self.careful else self._concurrency) and self._kinds[kind] < self.limit(kind)
+
+    def _enter(self, place: Place) -> None:
+        self._open += 1
+        self._kinds[place.kind] += 1
+        self._places.append(place)
+        for other in self._places:
+            other.crowd = max(other.crowd, self._open - 1)
+
+    def _leave(self, place: Place) -> None:
+        with self._turn:
+            self._open -= 1
+            self._kinds[place.kind] -= 1
+            self._places.remove(place)
+            if self._alone is place:
+                self._alone = None
+            self._turn.notify_all()
 
     def admit(self) -> float:
         """Admit one request on the wire (within an `exchange`): counted against the budget, then paced.

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from csi_conformance.harness.core.asked_again import AskedAgain
+
 __all__ = ["KINDS", "BaselineEntry", "Basis", "CheckResult", "FailureKind", "Finding", "Observation", "RunResult",
            "Status"]
 
@@ -297,6 +299,8 @@ class RunResult:
     """`I/N` when the run was one shard of a split run (`--shard`); None for a whole or merged run."""
     stopped: str | None = None
     """Why the run stopped asking the target early (it flooded or hung); the run is then inconclusive."""
+    asked_again: list[AskedAgain] = field(default_factory=list)
+    """Requests that timed out with others of the kit in flight and were asked again alone before judging."""
     notes: list[str] = field(default_factory=list)
     scenario: str | None = None
     """The scenario the target was compared on with the reference (`--scenario`), if any."""

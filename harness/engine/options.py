@@ -152,7 +152,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("only", "ID|FAMILY|METHOD", "run only these checks, families or methods (repeatable)", many=True),
     Option("skip", "ID|FAMILY|METHOD", "leave out these checks, families or methods (repeatable)", many=True),
     Option("keys", "FILE", "YAML file of keys to cover besides those discovered (owners, hashes, …)", _existing_file),
-    Option("timeout", "S", "seconds a whole request may take, body included (default 10)", _seconds, default=10.0),
+    Option("timeout", "S", "seconds a whole request may take, body included (default 10); a proof method gets "
+           "--proof-timeout", _seconds, default=10.0),
+    Option("proof-timeout", "S", "seconds a request to a method that makes a proof (getValidityProof, "
+           "getMultiple*Proofs, …) may take (default 6 x --timeout: 60)", _seconds),
     Option("rate", "N/s", "requests per second at most, e.g. 20 or 20/s (default: no pacing)", _rate),
     Option("concurrency", "N", f"requests out together at most (default {DEFAULT_CONCURRENCY}); the same seed sends "
            "the same requests and gives the same report whatever N is", _positive_integer, default=DEFAULT_CONCURRENCY),
@@ -206,6 +209,8 @@ class RunOptions:
     skip: tuple[str, ...] = ()
     keys: Path | None = None
     timeout: float = 10.0
+    proof_timeout: float | None = None
+    """A proof method's deadline; None: `kinds.PROOF_FACTOR` times `timeout`."""
     rate: float | None = None
     concurrency: int = DEFAULT_CONCURRENCY
     max_requests: int | None = None

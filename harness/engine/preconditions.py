@@ -24,7 +24,8 @@ PROBED_SIGNATURES = 5
 
 def preflight(ctx: CheckContext) -> None:
     """The target must answer at all, let the kit in, and be an indexer: no connection, no answer, a refused
-    key, or a URL that is not an indexer's JSON-RPC URL ends the run with exit code 3 and one clear reason."""
+    key, or a URL that is not an indexer's JSON-RPC URL (HTTP 404 there, an answer that is no JSON-RPC, a Solana
+    node) ends the run with exit code 3 and one clear reason."""
     exchange = ctx.call("getIndexerSlot", judge=False).exchange
     failure = exchange.target_error()
     if failure is not None:
@@ -36,6 +37,8 @@ def preflight(ctx: CheckContext) -> None:
         raise PreconditionUnmet(f"the target answers HTTP {exchange.status} to getIndexerSlot: {given}; "
                                 "check the key (--api-key or $CSI_API_KEY)")
     url = ctx.target.redactor.url(ctx.target.base_url)
+    if exchange.status == 404:  # nothing at that path, whatever the body says (a JSON one included)
+        raise PreconditionUnmet(f"HTTP 404 at {url}: is {url} the indexer's JSON-RPC URL?")
     if not _json_rpc_like(exchange):
         raise PreconditionUnmet(f"getIndexerSlot got no JSON-RPC answer ({_what_came(exchange)}): is "
                                 f"{url} the indexer's JSON-RPC URL?")

@@ -17,6 +17,7 @@ from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue: a run over the default registry runs it all)
 from csi_conformance.harness.connection import NOT_JSON, Exchange, Target
+from csi_conformance.harness.connection.kinds import IN_FLIGHT
 from csi_conformance.harness.context import Answer, CheckContext, RunFacts
 from csi_conformance.harness.core.baseline import apply_baseline
 from csi_conformance.harness.core.errors import TargetError
@@ -103,7 +104,7 @@ def run(target: Target, config: RunConfig, *, registry: Registry = REGISTRY,
     started = time.monotonic()
     for handle in (target, reference):
         if handle is not None:
-            handle.gate.configure(concurrency=config.concurrency,
+            handle.gate.configure(concurrency=config.concurrency, limits=IN_FLIGHT,
                                   budget=config.max_requests if handle is target else None)
     on_event(RunStarted(total=len(specs), answer_checks=len(answer_specs)))
     try:
@@ -118,7 +119,8 @@ def run(target: Target, config: RunConfig, *, registry: Registry = REGISTRY,
     outcome.throttled = target.throttled
     outcome.checks = list(results.values())
     outcome.discovered = ctx.keys.summary()
-    outcome.stopped = ctx.stopped
+    outcome.stopped = ctx.stopped or target.gate.halted
+    outcome.asked_again = list(target.gate.asked_again)
     outcome.observations = _observations(ctx, outcome.checks)
     outcome.notes += ctx.notes
     outcome.scenario = config.scenario if reference is not None else None
@@ -176,8 +178,8 @@ def _inconclusive(ctx: CheckContext, outcome: RunResult) -> list[str]:
         skipped = sum(1 for check in outcome.checks if check.status is Status.SKIP)
         reasons.append(f"the request budget (--max-requests {ctx.max_requests}) ran out: "
                        f"{skipped} checks examined nothing")
-    if ctx.stopped:
-        reasons.append(ctx.stopped)
+    if outcome.stopped:
+        reasons.append(outcome.stopped)
     errors = sorted({f.check_id for f in outcome.findings if f.status is Status.ERROR})
     if errors:
         reasons.append(f"the kit itself failed in {len(errors)} checks ({', '.join(errors)}): "

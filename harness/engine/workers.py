@@ -45,6 +45,15 @@ class Workers:
         return self._concurrency
 
     def submit(self, work: Work[T]) -> Future[T]:
+        """Run `work` on a thread of the pool; work given by a thread of the pool itself (a check's `call_many`)
+        is done there and then, in turn: queued behind it, it would wait for a thread that waits for it."""
+        if getattr(self._local, "handles", None) is not None:
+            done: Future[T] = Future()
+            try:
+                done.set_result(self._on_thread(work))
+            except BaseException as exc:  # given back where the result is asked for, as the pool's futures do
+                done.set_exception(exc)
+            return done
         future = self._pool.submit(self._on_thread, work)
         self._futures.append(future)
         return future

@@ -13,6 +13,7 @@ from typing import Any
 
 from csi_conformance.groundwork import jsonio
 from csi_conformance.harness.core.model import BaselineEntry, CheckResult, Finding, Observation, RunResult, Status
+from csi_conformance.harness.report.asked_again import asked_again_json
 from csi_conformance.harness.report.findings import reproduce, skip_reason
 from csi_conformance.harness.report.values import jsonable
 from csi_conformance.harness.report.write import write_atomic
@@ -60,6 +61,7 @@ def to_json(result: RunResult, *, gate: Status = Status.FAIL) -> dict[str, Any]:
         "throttled": result.throttled,
         "interrupted": result.interrupted,
         "stopped": result.stopped,
+        "asked_again": asked_again_json(result),
         "precondition": result.precondition,
         "error": result.error,
         "inconclusive": list(result.inconclusive),
