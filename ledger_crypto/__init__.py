@@ -14,7 +14,15 @@ from .address_tree import (
     element_leaf,
     verify_non_inclusion,
 )
-from .batched import derive_address_v2, hash_chain, nullifier, transaction_hash
+from .batched import (
+    TOKEN_SHA_FLAT_DISCRIMINATOR,
+    TOKEN_V2_DISCRIMINATOR,
+    derive_address_v2,
+    hash_chain,
+    nullifier,
+    sha256_be,
+    transaction_hash,
+)
 from .hashing import (
     FIELD_MODULUS,
     HIGHEST_ADDRESS_PLUS_ONE,
@@ -57,6 +65,8 @@ __all__ = [
     "ROOT_HISTORY",
     "TOKEN_DISCRIMINATOR",
     "TOKEN_PROGRAM_ID",
+    "TOKEN_SHA_FLAT_DISCRIMINATOR",
+    "TOKEN_V2_DISCRIMINATOR",
     "ZERO_HASHES",
     "AddressElement",
     "AddressExistsError",
@@ -85,6 +95,7 @@ __all__ = [
     "poseidon",
     "poseidon_many",
     "poseidon_stream",
+    "sha256_be",
     "token_data_hash",
     "token_data_hash_inputs",
     "transaction_hash",

@@ -5,16 +5,26 @@ nullifier bound to the spending transaction, and the forester later writes that 
 leaf. New addresses for the batched address tree are derived with the tree and the invoking
 program. Sources: Light's `program-libs/hasher/src/hash_chain.rs` and
 `program-libs/compressed-account/src/{tx_hash.rs,nullifier.rs,address.rs}`. The account hash
-of a batched tree is ``hashing.account_hash(..., batched=True)``.
+of a batched tree is ``hashing.account_hash(..., batched=True)``, a token account's data hash with the
+amount big-endian ``hashing.token_data_hash(..., batched=True)``; today's token program also names the
+token data version in the account's discriminator, and its version 3 hashes the data bytes with SHA-256
+(`program-libs/token-interface/src/state/compressed_token/{token_data_version.rs,hash.rs}`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 from .hashing import hash_to_field, poseidon
 
-__all__ = ["derive_address_v2", "hash_chain", "nullifier", "transaction_hash"]
+__all__ = ["TOKEN_SHA_FLAT_DISCRIMINATOR", "TOKEN_V2_DISCRIMINATOR", "derive_address_v2", "hash_chain",
+           "nullifier", "sha256_be", "transaction_hash"]
+
+TOKEN_V2_DISCRIMINATOR = int.from_bytes(bytes([0, 0, 0, 0, 0, 0, 0, 3]), "little")
+"""Wire value of a token account of token data version 2: Poseidon data hash, amount big-endian."""
+TOKEN_SHA_FLAT_DISCRIMINATOR = int.from_bytes(bytes([0, 0, 0, 0, 0, 0, 0, 4]), "little")
+"""Wire value of a token account of token data version 3 ("ShaFlat"): data hash = ``sha256_be(data bytes)``."""
 
 _U64_MAX = 2**64 - 1
 _ZERO32 = bytes(32)
@@ -70,3 +80,11 @@ def derive_address_v2(seed: bytes, address_tree: bytes, program_id: bytes) -> by
     """
     return hash_to_field(_checked_hash("seed", seed), _checked_hash("address_tree", address_tree),
                          _checked_hash("program_id", program_id))
+
+
+def sha256_be(data: bytes) -> bytes:
+    """Light's ``Sha256BE``: SHA-256 with byte 0 cleared, so the hash is a field element (a ShaFlat token
+    account's data hash of its borsh bytes)."""
+    if not isinstance(data, bytes | bytearray):
+        raise ValueError(f"data must be bytes, got {type(data).__name__}")
+    return b"\0" + hashlib.sha256(bytes(data)).digest()[1:]

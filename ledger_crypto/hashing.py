@@ -326,23 +326,28 @@ def decode_token_data(raw: bytes) -> TokenDataFields:
     )
 
 
-def token_data_hash(*, mint: bytes, owner: bytes, amount: int, delegate: bytes | None, frozen: bool) -> bytes:
-    """Data hash of a token account (v1: amount little-endian); tlv is not hashed."""
+def token_data_hash(
+    *, mint: bytes, owner: bytes, amount: int, delegate: bytes | None, frozen: bool, batched: bool = False
+) -> bytes:
+    """Data hash of a token account; tlv is not hashed. v1 puts the amount little-endian; with ``batched`` it is
+    big-endian: the token program's ``hash_v2`` (token data version 2, discriminator ``[0,0,0,0,0,0,0,3]``, and
+    the older builds' hash of every token account in a batched tree), Light's
+    `program-libs/token-interface/src/state/compressed_token/hash.rs`."""
     return _token_data_hash(
         mint=mint,
         owner=owner,
         amount=amount,
         delegate=delegate,
         frozen=frozen,
-        big_endian=False,
+        big_endian=batched,
     )
 
 
 def token_data_hash_inputs(
-    *, mint: bytes, owner: bytes, amount: int, delegate: bytes | None, frozen: bool
+    *, mint: bytes, owner: bytes, amount: int, delegate: bytes | None, frozen: bool, batched: bool = False
 ) -> tuple[bytes, ...]:
     """The Poseidon inputs of ``token_data_hash``, checked, for batch hashing."""
-    return _token_inputs(mint=mint, owner=owner, amount=amount, delegate=delegate, frozen=frozen, big_endian=False)
+    return _token_inputs(mint=mint, owner=owner, amount=amount, delegate=delegate, frozen=frozen, big_endian=batched)
 
 
 def _token_data_hash(**fields: object) -> bytes:

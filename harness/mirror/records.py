@@ -131,7 +131,11 @@ def _token_record(target_hash: str, account: dict, token: dict, spec: dict, inpu
     if token.get("tlv") is not None:
         fields["tlv"] = base64.b64encode(_bytes64(token["tlv"], "tlv")).decode()
     spec["token"] = fields
-    inputs.update(owner=TOKEN_PROGRAM_ID, discriminator=TOKEN_DISCRIMINATOR, data_hash=token_data_hash(
-        mint=mint, owner=owner, amount=fields["amount"],
-        delegate=None if delegate is None else _key(delegate, "delegate"), frozen=state == "frozen"))
+    hashed = dict(mint=mint, owner=owner, amount=fields["amount"],
+                  delegate=None if delegate is None else _key(delegate, "delegate"), frozen=state == "frozen")
+    served = account["data"].get("dataHash") if isinstance(account.get("data"), dict) else None
+    if served == b58encode(token_data_hash(**hashed, batched=True)) != b58encode(token_data_hash(**hashed)):
+        raise Unmirrorable("a token account whose dataHash is the token program's v2 hash (amount big-endian, a "
+                           "batched tree's): the mirror builds v1-hashed token accounts only")
+    inputs.update(owner=TOKEN_PROGRAM_ID, discriminator=TOKEN_DISCRIMINATOR, data_hash=token_data_hash(**hashed))
     return Record(target_hash, account, spec, inputs, TOKEN_PROGRAM, token["owner"], delegate)

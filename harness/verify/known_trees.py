@@ -19,9 +19,11 @@ from csi_conformance.harness.context import Answer
 from csi_conformance.harness.core.keys import Keys
 from csi_conformance.harness.verify.addresses import stated_proof
 from csi_conformance.harness.verify.trees import MAX_LEAVES, StateLeaves
+from csi_conformance.harness.verify.values import matching_layout
 from csi_conformance.ledger_crypto import HEIGHT, HIGHEST_ADDRESS_PLUS_ONE, b58decode, b58encode, verify_non_inclusion
 
-__all__ = ["AddressElements", "address_elements", "created_addresses", "live_account_per_tree", "state_leaves"]
+__all__ = ["AddressElements", "address_elements", "created_addresses", "live_account_per_tree", "state_leaves",
+           "tree_kinds"]
 
 MAX_PROBES = 50
 """Addresses asked about in one getMultipleNewAddressProofs (observed practice caps it at 50)."""
@@ -58,6 +60,20 @@ def state_leaves(keys: Keys) -> tuple[dict[str, StateLeaves], dict[str, str]]:
     return known, unknown
 
 
+def tree_kinds(keys: Keys) -> dict[str, bool]:
+    """Per state tree, whether it is batched, where the accounts seen in it say so: an account hash recomputes in
+    one layout only (a batched tree's puts leaf index and lamports big-endian), and none says otherwise."""
+    said: dict[str, set[bool]] = {}
+    for account in _seen_accounts(keys):
+        try:
+            layouts = {batched for batched in (False, True) if matching_layout(account, (batched,)) is not None}
+        except (KeyError, TypeError, ValueError, OverflowError):
+            continue
+        if len(layouts) == 1 and isinstance(account.get("tree"), str):
+            said.setdefault(account["tree"], set()).update(layouts)
+    return {tree: kinds.pop() for tree, kinds in said.items() if len(kinds) == 1}
+
+
 def _gaps(hashes: dict[int, str]) -> str | None:
     """Why the leaf indices met are not 0 .. n - 1 without a gap (or are too many), or None when they are."""
     last = max(hashes)
@@ -78,13 +94,18 @@ def _leaves(hashes: dict[int, str]) -> tuple[bytes, ...] | None:
 
 
 def live_account_per_tree(keys: Keys) -> dict[str, dict]:
-    """One account per tree that discovery saw live (listed by its owner), none a transaction closed."""
+    """One account per tree that discovery saw live (listed by its owner), none a transaction closed: the one of
+    the lowest leaf index, the likeliest to have left a batched tree's output queue (a batch appends the
+    oldest first), so that its proof names a root."""
     closed = set(keys["closed_hashes"])
     found: dict[str, dict] = {}
     live = [*keys.accounts.values(), *(item.get("account") for item in keys.token_accounts.values())]
     for account in live:
         if isinstance(account, dict) and isinstance(account.get("tree"), str) and account.get("hash") not in closed:
-            found.setdefault(account["tree"], account)
+            held = found.setdefault(account["tree"], account)
+            if type(account.get("leafIndex")) is int and type(held.get("leafIndex")) is int \
+                    and account["leafIndex"] < held["leafIndex"]:
+                found[account["tree"]] = account
     return found
 
 

@@ -18,6 +18,13 @@ forester zeroed is not visible, so when the states are many the tree is not judg
 is rebuilt from the addresses the target proves it holds, at their indices, when their count is the
 one rootSeq implies. What the kit could not rebuild is said in the notes, never passed in silence,
 and nothing is failed on a guess.
+
+A batched (v2) state tree is judged by its own rules, never by the v1 ones: its kind is what the ledger says
+(the reference's batched trees, getQueueInfo), else what the proof says (`treeInfos[].treeType`), else what
+its accounts' hashes say (`known_trees.tree_kinds`); a tree of no known kind is not judged. Its root index is
+a place in its own root history, whose length only the ledger knows: without a reference it is not judged.
+Its root must be one its leaves give (`trees.appended_roots`) while none of them was spent; after a spend
+its nullifiers, bound to the spending transactions, are not rebuilt, and the notes say so.
 """
 
 from __future__ import annotations
@@ -36,9 +43,23 @@ from csi_conformance.harness.verify.known_trees import (
     created_addresses,
     live_account_per_tree,
     state_leaves,
+    tree_kinds,
 )
-from csi_conformance.harness.verify.tree_diagnosis import ADDRESS, STATE, Diagnosis, Served, reference_failure
-from csi_conformance.harness.verify.trees import FRESH_ADDRESS_SEQ, StateLeaves, address_tree_of, candidate_roots
+from csi_conformance.harness.verify.tree_diagnosis import (
+    ADDRESS,
+    BATCHED,
+    STATE,
+    Diagnosis,
+    Served,
+    reference_failure,
+)
+from csi_conformance.harness.verify.trees import (
+    FRESH_ADDRESS_SEQ,
+    StateLeaves,
+    address_tree_of,
+    appended_roots,
+    candidate_roots,
+)
 from csi_conformance.harness.verify.validity import elements_of
 from csi_conformance.harness.verify.values import bn_value
 from csi_conformance.ledger_crypto import ROOT_HISTORY, b58encode
@@ -124,19 +145,80 @@ def transactions_unread(ctx: CheckContext) -> tuple[str | None, tuple[str, ...]]
 def _against_rebuild(ctx: CheckContext, live: list[tuple[str, dict]]) -> None:
     unread, listed = transactions_unread(ctx)
     known, unknown = state_leaves(ctx.keys)
+    kinds = tree_kinds(ctx.keys)
     for tree, account in live:
         if unread or tree not in known:
             partly(ctx, f"state tree {tree} not rebuilt: {unread or unknown.get(tree, 'no leaf of it seen')}")
             continue
         answer = ctx.call("getValidityProof", {"hashes": [account["hash"]]})
         served = served_roots(answer)
-        if served and type(served[0].index) is int and 0 <= served[0].index < ROOT_HISTORY:
-            _judge_state(ctx, answer, served[0], known[tree], listed)
-        else:  # refused, or unreadable: crypto.validity-proof and the schema checks judge that
+        batched = _batched(ctx, tree, answer, kinds)
+        if not served or type(served[0].index) is not int or served[0].index < 0:
+            # refused, or unreadable: crypto.validity-proof and the schema checks judge that
             partly(ctx, f"state tree {tree}: no readable root in the proof of {account['hash']}")
+        elif batched is None:
+            partly(ctx, f"state tree {tree}: whether it is a v1 or a batched tree is not known (the ledger, the "
+                        "proof's treeInfos and its accounts' hashes do not say), so its roots were not judged")
+        elif batched:
+            _judge_batched(ctx, answer, served[0], known[tree], listed)
+        elif served[0].index < ROOT_HISTORY:
+            _judge_state(ctx, answer, served[0], known[tree], listed)
+        else:
+            partly(ctx, f"state tree {tree}: root index {served[0].index} is past the root history (the schema "
+                        "checks judge the value)")
     for tree in sorted(set(known) - set(live_account_per_tree(ctx.keys))):
         partly(ctx, f"state tree {tree}: no live account seen to ask a proof of")
     _judge_address_tree(ctx, unread)
+
+
+STATE_V2 = (3, "StateV2", "stateV2", "state_v2")
+"""`treeType` values of a batched state tree (Light's TreeType 3), as the API's forms spell it."""
+STATE_V1 = (1, "StateV1", "stateV1", "state_v1", "state")
+
+
+def _batched(ctx: CheckContext, tree: str, answer: Answer, kinds: dict[str, bool]) -> bool | None:
+    """Whether `tree` is batched: the ledger's word, getQueueInfo's, the proof's treeInfos, or its accounts' hashes;
+    None when none says."""
+    if ctx.batched_trees is not None:
+        return tree in ctx.batched_trees
+    if tree in set(ctx.keys.get("batched_trees")):
+        return True
+    value = answer.value if answer.has_result and isinstance(answer.value, dict) else {}
+    infos = value.get("treeInfos") if isinstance(value.get("treeInfos"), list) else []
+    types = {info.get("treeType") for info in infos if isinstance(info, dict) and info.get("tree") == tree}
+    if len(types) == 1 and (types <= set(STATE_V2) or types <= set(STATE_V1)):
+        return types <= set(STATE_V2)
+    return kinds.get(tree)
+
+
+def _judge_batched(ctx: CheckContext, answer: Answer, served: Served, leaves: StateLeaves,
+                   listed: tuple[str, ...]) -> None:
+    """A batched tree's root is that of its first m leaves until a nullification; its root index is not judged
+    here (its root history's length is the tree account's)."""
+    value = answer.value if isinstance(answer.value, dict) else {}
+    if (value.get("proveByIndices") or [False])[:1] == [True]:
+        partly(ctx, f"batched state tree {leaves.tree}: its account is proven by index (in the output queue): no root")
+        return
+    partly(ctx, f"batched state tree {leaves.tree}: its root index {served.index} is a place in its own root "
+                "history, whose length only the ledger holds: judged against a reference (--ledger, --chain)")
+    if served.root is None or not 0 <= served.root < 2**256:
+        return  # an unreadable root: schema.result and crypto.value-ranges report it
+    root = served.root.to_bytes(32, "big")
+    ctx.examined("roots", method=answer.method)
+    states = appended_roots(leaves)
+    if root in states:
+        return
+    if leaves.spent:
+        partly(ctx, f"batched state tree {leaves.tree}: its root is none of its {leaves.appends} leaves' before a "
+                    f"nullification; after one, the nullifiers of its {len(leaves.spent)} spent leaves (bound to "
+                    "the spending transactions) are not rebuilt, so the root was not judged")
+        return
+    if _moved(ctx, listed):
+        return
+    ctx.defer(CheckFailure(NO_ROOT, expected=f"the root of its first m leaves, m in [0, {leaves.appends}] (a batched "
+                           "tree none of whose leaves was spent)", received=b58encode(root), answer=answer,
+                           method=answer.method, clauses=BATCHED, path=served.root_path,
+                           detail={"tree": leaves.tree, "leaves": leaves.appends, "root index": served.index}))
 
 
 def _judge_state(ctx: CheckContext, answer: Answer, served: Served, leaves: StateLeaves,

@@ -8,6 +8,12 @@ its own), so the candidate roots are those of every k-subset of the spent leaves
 the subsets are few, and none, the state undetermined, when they are many. A root index
 (seq % 2400) names one seq in n .. n + spent while fewer than 2400 leaves are spent.
 
+A batched (v2) state tree keeps none of this: its seq counts batch events (an append or a nullification of a
+whole zkp batch, of a size the tree's account holds), its root index is a place in its own root history (of a
+length the tree's account holds too), and a nullified leaf becomes a nullifier bound to the spending
+transaction. What the kit soundly knows of it is that until its first nullification its root is that of its
+first m leaves, for some m (`appended_roots`).
+
 An address tree's seq is 3 plus 2 per address inserted, and an element's index says when it was
 inserted (the k-th insertion lands at index k + 1): the addresses a tree holds, at their indices,
 make one tree and one root.
@@ -21,10 +27,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
 
-from csi_conformance.ledger_crypto import ROOT_HISTORY, AddressExistsError, AddressTree, StateTree
+from csi_conformance.ledger_crypto import (
+    BATCHED_STATE_HEIGHT,
+    ROOT_HISTORY,
+    AddressExistsError,
+    AddressTree,
+    StateTree,
+)
 
 __all__ = ["FRESH_ADDRESS_SEQ", "MAX_CANDIDATES", "MAX_LEAVES", "StateLeaves", "address_tree_of",
-           "candidate_roots"]
+           "appended_roots", "candidate_roots"]
 
 MAX_CANDIDATES = 64
 """Nullified subsets rebuilt at most for one seq: more, and the state counts as undetermined."""
@@ -75,6 +87,17 @@ def candidate_roots(leaves: StateLeaves, seq: int) -> dict[bytes, frozenset[int]
         tree = copy.deepcopy(appended) if subset else appended
         tree.nullify_many(subset)
         found.setdefault(tree.root, frozenset(subset))
+    return found
+
+
+def appended_roots(leaves: StateLeaves) -> dict[bytes, int]:
+    """Root -> how many leaves it holds, for every state a batched state tree of these leaves has before its first
+    nullification: its first m leaves appended, m = 0 .. n (a batch appends the output queue's oldest first)."""
+    tree = StateTree(height=BATCHED_STATE_HEIGHT)
+    found = {tree.root: 0}
+    for leaf in leaves.leaves:
+        tree.append(leaf)
+        found.setdefault(tree.root, tree.next_index)
     return found
 
 
