@@ -8,7 +8,8 @@ tree's: Photon's #342). The validity-proof checks take v1 trees' accounts only (
 kit's); this one asks a proof of each batched account sampled and judges what can be judged without the
 batched circuits' keys: against the reference over the same ledger (whether the account left the queue, the
 root and root index), and with no ledger known, the leaf, leaf index and tree, and a root that is no empty
-tree's.
+tree's. In §2.10's form each element's `treeInfos` names the tree and queue a client spends through: it is
+judged whole, for queued accounts and accounts in trees alike (verify.merkle_context, as v2.merkle-context).
 """
 
 from __future__ import annotations
@@ -22,7 +23,20 @@ from csi_conformance.harness.core.paths import member, result_value
 from csi_conformance.harness.core.registry import check
 from csi_conformance.harness.core.values import clip
 from csi_conformance.harness.judging.pages import partly
-from csi_conformance.harness.verify.batched import EMPTY_BATCHED_ROOT, Proven, batched_sample, proven
+from csi_conformance.harness.verify.batched import (
+    EMPTY_BATCHED_ROOT,
+    Proven,
+    batched_hashes,
+    batched_sample,
+    proven,
+)
+from csi_conformance.harness.verify.merkle_context import (
+    Given,
+    expected_context,
+    judge_contexts,
+    live_accounts,
+    reference_items,
+)
 from csi_conformance.harness.verify.values import bn_value
 from csi_conformance.ledger_crypto import b58encode
 
@@ -140,3 +154,55 @@ def batched_accounts(ctx: CheckContext) -> None:
     if not ctx.current or not ctx.current.examined:
         raise Skip("; ".join(dict.fromkeys(ctx.current.unreached)) if ctx.current and ctx.current.unreached
                    else "no proof of a batched account could be read")
+
+
+def _tree_infos_sample(ctx: CheckContext) -> list[dict]:
+    """The batched accounts crypto.batched-accounts asks of (the likeliest appended and the likeliest queued of
+    each tree), and the first live account of each v1 tree, at most `TREES` of each kind."""
+    batched = batched_hashes(ctx)
+    per_tree: dict[str, dict] = {}
+    for hash_, account in live_accounts(ctx).items():
+        if hash_ not in batched and isinstance(account.get("tree"), str):
+            per_tree.setdefault(account["tree"], account)
+    return batched_sample(ctx, trees=TREES) + list(per_tree.values())[:TREES]
+
+
+def _tree_info(ctx: CheckContext, account: dict) -> tuple[Given | None, bool]:
+    """The one treeInfos element of a one-account proof (None when there is none to judge), and whether the answer
+    was in the wire form (merkleTrees: no treeInfos)."""
+    answer = ctx.call("getValidityProof", {"hashes": [account["hash"]]})
+    value = answer.value if answer.has_result else None
+    if not isinstance(value, dict):
+        return None, False  # refused: crypto.batched-accounts and the params family judge refusals
+    infos = value.get("treeInfos")
+    if infos is None:
+        return None, "merkleTrees" in value
+    if not isinstance(infos, list) or len(infos) != 1 or not isinstance(infos[0], dict):
+        return None, False  # the schema checks report it
+    return Given(account["hash"], infos[0], answer, result_value("treeInfos", 0)), False
+
+
+@check("crypto.validity-tree-infos", clauses=("ledger-P3", "ledger-B1", "ledger-B3"), basis=Basis.LEDGER,
+       description="Each treeInfos element of a §2.10 validity proof names the tree and queue the account is in "
+                   "and its tree's type, for an account still in an output queue as for one in its tree: the "
+                   "reference's over the same ledger, else its V1 answer's tree and a queue that is not the tree, "
+                   "one queue per tree")
+def validity_tree_infos(ctx: CheckContext) -> None:
+    accounts = _tree_infos_sample(ctx)
+    if not accounts:
+        raise Skip("no live account discovered")
+    given, wire = [], False
+    for account in accounts:
+        info, in_wire_form = _tree_info(ctx, account)
+        wire = wire or in_wire_form
+        given += [info] if info is not None else []
+    if not given:
+        if wire:
+            raise NotApplicable("the target answers getValidityProof in the wire form: merkleTrees, no treeInfos "
+                                "(ambiguity validity-proof-fields); crypto.validity-proof judges its trees")
+        raise Skip("no validity proof with treeInfos could be read")
+    reference = reference_items(ctx, [item.hash for item in given], "tree-infos")
+    by_hash = {account["hash"]: account for account in accounts}
+    truths = {item.hash: expected_context(ctx, by_hash[item.hash], reference.get(item.hash)) for item in given}
+    judge_contexts(ctx, given, truths, label="treeInfos")
+    ctx.examined("accounts", len(given), method="getValidityProof")

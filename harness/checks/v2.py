@@ -16,11 +16,22 @@ from itertools import combinations
 from typing import Any
 
 from csi_conformance.harness.context import Answer, CheckContext, MemoKey
+from csi_conformance.harness.context.served import NOT_SERVED
 from csi_conformance.harness.core.failures import CheckFailure, NotApplicable, Skip
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.harness.core.paths import member, result_value
 from csi_conformance.harness.core.registry import check
+from csi_conformance.harness.judging.pages import partly
 from csi_conformance.harness.judging.refusals import formal_params
+from csi_conformance.harness.verify.batched import in_tree
+from csi_conformance.harness.verify.merkle_context import (
+    Given,
+    batched_trees,
+    expected_context,
+    judge_contexts,
+    live_accounts,
+    reference_items,
+)
 
 ACCOUNTS_ASKED = 40
 """Live accounts whose V2 form is asked at most (in requests of `PER_REQUEST`)."""
@@ -28,9 +39,6 @@ PER_REQUEST = 20
 PROOF_TREES = 3
 """Trees a combined validity proof takes one account of, at most (the prover's counts allow 1 to 4)."""
 METHOD_NOT_FOUND = -32601
-CONTEXT = ("tree", "queue", "treeType")
-V1_TREE_TYPES = {"state": 1, "batched": 3}
-"""Light's TreeType of an account's state tree (photon-R1): a v1 tree's 1, a batched tree's 3."""
 Seen = tuple[dict, Answer, int]
 """An AccountV2 as the target gave it, the answer it came in and its place in that answer's items."""
 V2_ACCOUNTS: MemoKey[dict[str, Seen]] = MemoKey("v2 accounts")
@@ -60,24 +68,14 @@ def method_present(ctx: CheckContext) -> None:
             ctx.defer(CheckFailure(f"Method of the contract missing: {name}", method=name,
                                    expected=f"{name} served, as {ctx.contract.version} lists it; called by {who}",
                                    received=error, answer=answer, path=member("error"),
-                                   clauses=(method.clause, "photon-R10"), detail={"called_by": callers}))
+                                   clauses=(method.clause, "photon-R10"),
+                                   detail={"called_by": callers, NOT_SERVED: name}))
         ctx.examined("methods", method=name)
-
-
-def _truth_of(ctx: CheckContext) -> dict[str, dict]:
-    """The V1 form of every live account discovery saw, by hash (its `tree` is the one the account is in)."""
-    closed = set(ctx.keys["closed_hashes"])
-    seen: dict[str, dict] = {}
-    for account in (*ctx.keys.accounts.values(), *(i.get("account") for i in ctx.keys.token_accounts.values()),
-                    *(s.get("account") for s in ctx.keys.touched.values())):
-        if isinstance(account, dict) and isinstance(account.get("hash"), str) and account["hash"] not in closed:
-            seen.setdefault(account["hash"], account)
-    return seen
 
 
 def _v2_accounts(ctx: CheckContext) -> dict[str, Seen]:
     """hash -> its AccountV2 as the target gives it (getMultipleCompressedAccountsV2)."""
-    hashes = list(_truth_of(ctx))[:ACCOUNTS_ASKED]
+    hashes = list(live_accounts(ctx))[:ACCOUNTS_ASKED]
     found: dict[str, Seen] = {}
     for start in range(0, len(hashes), PER_REQUEST):
         answer = ctx.call("getMultipleCompressedAccountsV2", {"hashes": hashes[start:start + PER_REQUEST]})
@@ -95,29 +93,6 @@ def _accounts(ctx: CheckContext) -> dict[str, Seen]:
     return accounts
 
 
-def _batched(ctx: CheckContext) -> set[str] | None:
-    """The batched state trees of the run: the ledger's, else those the target's getQueueInfo names (a contract
-    with it: none named is no batched tree); None when the run cannot tell."""
-    if ctx.batched_trees is None and "getQueueInfo" not in ctx.contract.methods:
-        return None
-    return set(ctx.batched_trees or ()) | set(ctx.keys.get("batched_trees"))
-
-
-def _reference_items(ctx: CheckContext, hashes: list[str], name: str) -> dict[str, dict]:
-    """The reference's AccountV2 of each hash, when the run has a reference over the same ledger."""
-    if ctx.reference is None:
-        return {}
-    found = {}
-    for start in range(0, len(hashes), PER_REQUEST):
-        truth = ctx.ask_reference("getMultipleCompressedAccountsV2", {"hashes": hashes[start:start + PER_REQUEST]},
-                                  id=f"csi-{name}-{start}")
-        items = truth.value.get("items") if isinstance(truth.value, dict) else None
-        for item in items if isinstance(items, list) else []:
-            if isinstance(item, dict) and isinstance(item.get("hash"), str):
-                found[item["hash"]] = item
-    return found
-
-
 @check("v2.merkle-context", clauses=("photon-R2", "photon-R1"), basis=Basis.LEDGER,
        description="An AccountV2's merkleContext is the tree and queue the account is in: the tree of its V1 "
                    "answer, one queue per tree and no queue of another tree, the tree type of its tree's kind, "
@@ -125,68 +100,71 @@ def _reference_items(ctx: CheckContext, hashes: list[str], name: str) -> dict[st
 def merkle_context(ctx: CheckContext) -> None:
     _needs(ctx, "getMultipleCompressedAccountsV2")
     accounts = _accounts(ctx)
-    truth, reference = _truth_of(ctx), _reference_items(ctx, list(accounts), "merkle-context")
-    queues_of: dict[str, set[str]] = {}
-    for item, _answer, _index in accounts.values():
-        context = item.get("merkleContext") if isinstance(item.get("merkleContext"), dict) else {}
-        queues_of.setdefault(str(context.get("tree")), set()).add(str(context.get("queue")))
-    for hash_, (item, answer, index) in accounts.items():
-        context = item.get("merkleContext") if isinstance(item.get("merkleContext"), dict) else {}
-        at = result_value("items", index, "merkleContext")
-        expected = _expected_context(ctx, truth.get(hash_), reference.get(hash_))
-        for name, value in expected.items():
-            if context.get(name) != value:
-                ctx.defer(CheckFailure(f"merkleContext.{name} is not the account's", answer=answer,
-                                       expected=f"{value} ({'the reference' if hash_ in reference else 'its V1 answer'}"
-                                                f" for account {hash_})", received=context.get(name),
-                                       path=f"{at}.{name}"))
-        tree, queue = context.get("tree"), context.get("queue")
-        others = sorted(t for t, queues in queues_of.items() if queue in queues and t != str(tree))
-        if len(queues_of.get(str(tree), ())) > 1 or others:
-            ctx.defer(CheckFailure("merkleContext.queue of another tree", answer=answer, path=f"{at}.queue",
-                                   expected=f"the one queue of tree {tree}, no other tree's",
-                                   received={"queue": queue, "queues given for this tree": sorted(queues_of[str(tree)]),
-                                             "also given as the queue of": others}))
-        ctx.examined("accounts", method="getMultipleCompressedAccountsV2")
-
-
-def _expected_context(ctx: CheckContext, v1: dict | None, reference: dict | None) -> dict[str, Any]:
-    """What the context of one account must hold: the reference's (tree, queue, treeType), else the tree of the
-    account's V1 answer and the type of that tree's kind when the run knows the ledger's batched trees."""
-    if reference is not None and isinstance(reference.get("merkleContext"), dict):
-        return {name: reference["merkleContext"].get(name) for name in CONTEXT}
-    expected: dict[str, Any] = {}
-    if v1 is not None and isinstance(v1.get("tree"), str):
-        expected["tree"] = v1["tree"]
-        batched = _batched(ctx)
-        if batched is not None:
-            expected["treeType"] = V1_TREE_TYPES["batched" if v1["tree"] in batched else "state"]
-    return expected
+    v1, reference = live_accounts(ctx), reference_items(ctx, list(accounts), "merkle-context")
+    given = [Given(hash_, item["merkleContext"] if isinstance(item.get("merkleContext"), dict) else {}, answer,
+                   result_value("items", index, "merkleContext")) for hash_, (item, answer, index) in accounts.items()]
+    truths = {hash_: expected_context(ctx, v1.get(hash_), reference.get(hash_)) for hash_ in accounts}
+    judge_contexts(ctx, given, truths, label="merkleContext")
+    ctx.examined("accounts", len(given), method="getMultipleCompressedAccountsV2")
 
 
 @check("v2.prove-by-index", clauses=("photon-R4",), basis=Basis.LEDGER,
        description="proveByIndex is true exactly for an account still in its batched tree's output queue: never "
-                   "for a v1 tree's account, and as the reference over the same ledger says for a batched one")
+                   "for a v1 tree's account, and for a batched one as the reference over the same ledger says, else "
+                   "as the target's own account proof shows (the account's hash in the tree, or an empty leaf)")
 def prove_by_index(ctx: CheckContext) -> None:
     _needs(ctx, "getMultipleCompressedAccountsV2")
     accounts = _accounts(ctx)
-    reference = _reference_items(ctx, list(accounts), "prove-by-index")
-    batched = _batched(ctx)
+    reference = reference_items(ctx, list(accounts), "prove-by-index")
+    batched = batched_trees(ctx)
+    unplaced = [hash_ for hash_, (item, _a, _i) in accounts.items() if hash_ not in reference
+                and not (batched is not None and _context(item).get("tree") not in batched)]
+    placed = _placed_by_proofs(ctx, unplaced)
     for hash_, (item, answer, index) in accounts.items():
-        context = item.get("merkleContext") if isinstance(item.get("merkleContext"), dict) else {}
-        got, at = item.get("proveByIndex"), result_value("items", index, "proveByIndex")
         if hash_ in reference:
             expected = reference[hash_].get("proveByIndex")
             why = "the reference over the same ledger: " + ("still in the output queue" if expected
                                                            else "appended to its tree")
-        elif batched is not None and context.get("tree") not in batched:
+        elif hash_ in placed:
+            expected, why = placed[hash_]
+        elif hash_ not in unplaced:
             expected, why = False, "a v1 tree's account is in its tree, never in an output queue"
         else:
-            continue  # a batched account with no ledger to say where it is: crypto.batched-accounts judges its proof
-        if got is not expected:
-            ctx.defer(CheckFailure("proveByIndex is not the account's place", answer=answer, path=at,
-                                   expected=f"{expected}: {why} (account {hash_})", received=got))
+            partly(ctx, f"account {hash_}: no ledger and no readable proof of the target's says where it is")
+            continue
+        if item.get("proveByIndex") is not expected:
+            ctx.defer(CheckFailure("proveByIndex is not the account's place", answer=answer,
+                                   path=result_value("items", index, "proveByIndex"),
+                                   expected=f"{expected}: {why} (account {hash_})", received=item.get("proveByIndex")))
         ctx.examined("accounts", method="getMultipleCompressedAccountsV2")
+
+
+def _context(item: dict) -> dict:
+    return item["merkleContext"] if isinstance(item.get("merkleContext"), dict) else {}
+
+
+def _placed_by_proofs(ctx: CheckContext, hashes: list[str]) -> dict[str, tuple[bool, str]]:
+    """hash -> (proveByIndex it must have, why) for the accounts no ledger places, from the target's own
+    getCompressedAccountProofV2: a path that folds the account's hash to the root puts it in its tree, one that
+    folds an empty leaf leaves it in the output queue. That answer's own proveByIndex must say the same."""
+    if "getCompressedAccountProofV2" not in ctx.contract.methods:
+        return {}
+    placed = {}
+    for hash_ in hashes:
+        answer = ctx.call("getCompressedAccountProofV2", {"hash": hash_})
+        appended = in_tree(answer.value)
+        if appended is None:
+            continue
+        leaf = answer.value["leafIndex"]
+        why = (f"the target's own proof (getCompressedAccountProofV2) folds its hash at leaf {leaf} to the root: "
+               "it is in its tree") if appended else (f"the target's own proof (getCompressedAccountProofV2) holds "
+                                                      f"an empty leaf at {leaf}: it waits in the output queue")
+        placed[hash_] = (not appended, why)
+        if answer.value.get("proveByIndex") is appended:
+            ctx.defer(CheckFailure("proveByIndex is not the account's place", answer=answer,
+                                   path=result_value("proveByIndex"), expected=f"{not appended}: {why}",
+                                   received=answer.value.get("proveByIndex")))
+    return placed
 
 
 def _one_per_tree(ctx: CheckContext) -> list[str]:
@@ -194,7 +172,7 @@ def _one_per_tree(ctx: CheckContext) -> list[str]:
     queued = {hash_ for hash_, (item, _a, _i) in ctx.once(V2_ACCOUNTS, _v2_accounts).items()
               if item.get("proveByIndex") is True}
     per_tree: dict[str, str] = {}
-    for hash_, account in sorted(_truth_of(ctx).items(), key=lambda pair: pair[0] in queued):
+    for hash_, account in sorted(live_accounts(ctx).items(), key=lambda pair: pair[0] in queued):
         per_tree.setdefault(str(account.get("tree")), hash_)
     return list(per_tree.values())[:PROOF_TREES]
 

@@ -17,10 +17,10 @@ from typing import Any
 
 from csi_conformance.harness.context import Answer, CheckContext, MemoKey
 from csi_conformance.harness.verify.values import bn_value, matching_layout, tree_layouts
-from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT
+from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT, fold_path
 from csi_conformance.ledger_crypto.merkle import zero_hashes
 
-__all__ = ["EMPTY_BATCHED_ROOT", "Proven", "batched_hashes", "batched_sample", "provable_hashes", "proven"]
+__all__ = ["EMPTY_BATCHED_ROOT", "Proven", "batched_hashes", "batched_sample", "in_tree", "provable_hashes", "proven"]
 
 EMPTY_BATCHED_ROOT = int.from_bytes(zero_hashes(BATCHED_STATE_HEIGHT)[-1], "big")
 """The root of a batched state tree no account was appended to: never the root proving an account in it."""
@@ -110,3 +110,23 @@ def proven(answer: Answer) -> Proven | None:
     how = "by index" if isinstance(by_index, list) and by_index[:1] == [True] else "by root"
     return Proven(how, bn_value(lists["roots"][0]), lists["rootIndices"][0], bn_value(lists["leaves"][0]),
                   lists["leafIndices"][0], tree, form)
+
+
+def in_tree(proof: Any) -> bool | None:
+    """Where an account proof (getCompressedAccountProofV2's value) puts its account: True when its path folds the
+    account's hash at its leaf index to the root (appended), False when it folds an empty leaf there (the account
+    still waits in the output queue, as practice proves such a leaf), None when neither or unreadable."""
+    if not isinstance(proof, dict) or not isinstance(proof.get("proof"), list) \
+            or type(proof.get("leafIndex")) is not int:
+        return None
+    values = [bn_value(node) for node in (proof.get("hash"), proof.get("root"), *proof["proof"])]
+    if any(value is None or not 0 <= value < 2**256 for value in values) or not 0 <= proof["leafIndex"] < 2**32:
+        return None
+    leaf, root, *path = (value.to_bytes(32, "big") for value in values)
+    for appended, start in ((True, leaf), (False, bytes(32))):
+        try:
+            if fold_path(start, proof["leafIndex"], path) == root:
+                return appended
+        except ValueError:
+            return None
+    return None

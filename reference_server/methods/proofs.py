@@ -8,19 +8,27 @@ deterministic well-formed points.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from csi_conformance.ledger_crypto import AddressExistsError, NonInclusionProof, b58decode, b58encode
+from csi_conformance.ledger_crypto import (
+    HIGHEST_ADDRESS_PLUS_ONE,
+    AddressExistsError,
+    AddressTree,
+    NonInclusionProof,
+    b58decode,
+    b58encode,
+)
 from csi_conformance.reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
 from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.registry import rpc_method
+from csi_conformance.reference_server.methods.tree_infos import tree_infos
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.prover import AccountInput, AddressInput, ProverError, prover_for
 from csi_conformance.reference_server.records import Account
 from csi_conformance.schema import Method
 
-__all__ = ["get_multiple_new_address_proofs", "get_validity_proof"]
+__all__ = ["get_multiple_new_address_proofs", "get_validity_proof", "new_address_proofs", "range_proof"]
 
 
 @dataclass(frozen=True)
@@ -45,13 +53,19 @@ def get_multiple_new_address_proofs(
     The cap (50) and the element fields' encodings are observed practice: the ranges are the
     low element's value and next value as 32-byte big-endian keys, the proof its 26 siblings.
     """
+    return new_address_proofs(ledger, params, method)
+
+
+def new_address_proofs(ledger: Ledger, params: Sequence[str], method: Method, *, beyond: bool = False) -> Any:
+    """getMultipleNewAddressProofs' answer; with `beyond`, an address at or above the highest element is answered
+    as Photon at 366a15b answers it (`range_proof`), where the spec's contract refuses it."""
     maximum = method.observed["max_addresses"]
     if len(params) > maximum:
         raise RpcError(INVALID_PARAMS, f"Invalid params: {len(params)} addresses given, at most {maximum} allowed")
     tree = b58encode(ledger.address_tree_key)
     items = []
     for text in params:
-        proof = _non_inclusion(ledger, text)
+        proof = _non_inclusion(ledger, text, beyond=beyond)
         items.append({
             "address": text,
             "lowerRangeAddress": b58encode(proof.low_value.to_bytes(32, "big")),
@@ -66,18 +80,36 @@ def get_multiple_new_address_proofs(
     return items
 
 
-def _non_inclusion(ledger: Ledger, text: str) -> NonInclusionProof:
+def _non_inclusion(ledger: Ledger, text: str, *, beyond: bool = False) -> NonInclusionProof:
     """The proof that `text` is free; an address an account holds is taken even before the tree has it (queued)."""
     try:
         address = b58decode(text, length=32)
         if ledger.address_taken(address):
             raise AddressExistsError(text)
-        return ledger.address_tree.non_inclusion_proof(int.from_bytes(address, "big"))
+        return range_proof(ledger.address_tree, int.from_bytes(address, "big"), beyond=beyond)
     except AddressExistsError:
         raise RpcError(SERVER_ERROR, f"Validation Error: address {text} already exists") from None
     except ValueError:
         raise RpcError(SERVER_ERROR, f"Validation Error: address {text} is not a valid address "
                                      "(it must be above 0 and below 2^248)") from None
+
+
+def range_proof(tree: AddressTree, value: int, *, beyond: bool = False) -> NonInclusionProof:
+    """The non-inclusion proof of `value` in `tree`. With `beyond`, a value at or above the highest element
+    (2^248 - 1) gets the range Photon at 366a15b answers: the element with the largest value below it in Photon's
+    table, which never holds the highest element (`query_next_smallest_elements_by_address`, `value <` the
+    address), so the range ends at the highest. Such a range does not contain the value: no proof can rest on it.
+    """
+    if not beyond or value < HIGHEST_ADDRESS_PLUS_ONE:
+        return tree.non_inclusion_proof(value)
+    try:
+        below = tree.non_inclusion_proof(HIGHEST_ADDRESS_PLUS_ONE - 1)
+    except AddressExistsError:  # the value just below the highest is taken: its own element is the range
+        index = next(i for i in range(tree.next_index) if tree.element(i).value == HIGHEST_ADDRESS_PLUS_ONE - 1)
+        element = tree.element(index)
+        below = NonInclusionProof(value, element.value, element.next_index, element.next_value, index,
+                                  tuple(tree.proof(index)), tree.root, tree.seq, tree.history_size)
+    return replace(below, value=value)
 
 
 @rpc_method("getValidityProof")
@@ -118,7 +150,7 @@ def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: Serve
         except ProverError as exc:
             raise RpcError(SERVER_ERROR, f"Prover error: {exc}") from None
     if options.proof_form == "spec-2.10":
-        return _spec_form(compressed, elements)
+        return _spec_form(compressed, elements, tree_infos(ledger, accounts, len(proofs)))
     return _wire_form(compressed, elements)
 
 
@@ -234,7 +266,7 @@ def _wire_form(compressed: dict | None, elements: list[_Element]) -> dict[str, A
     }
 
 
-def _spec_form(compressed: dict | None, elements: list[_Element]) -> dict[str, Any]:
+def _spec_form(compressed: dict | None, elements: list[_Element], infos: list[dict]) -> dict[str, Any]:
     """§2.10's table: roots and leaves as BN integers, `treeInfos` and `proveByIndices`; `compressedProof` is
     null when every element is proven by index (nothing needs a zero-knowledge proof)."""
     return {
@@ -243,6 +275,6 @@ def _spec_form(compressed: dict | None, elements: list[_Element]) -> dict[str, A
         "rootIndices": [e.root_index for e in elements],
         "leafIndices": [e.leaf_index for e in elements],
         "leaves": [_int(e.leaf) for e in elements],
-        "treeInfos": [{"tree": b58encode(e.tree), "treeType": e.kind, "rootIndex": e.root_index} for e in elements],
+        "treeInfos": [{**info, "rootIndex": e.root_index} for info, e in zip(infos, elements, strict=True)],
         "proveByIndices": [e.by_index for e in elements],
     }

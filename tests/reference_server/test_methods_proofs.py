@@ -102,10 +102,10 @@ def test_the_spec_form_carries_integers_and_tree_infos(s: Scenario) -> None:
     assert "merkleTrees" not in spec
     assert spec["roots"] == [int.from_bytes(b58decode(r), "big") for r in wire["roots"]]
     assert spec["leaves"] == [int.from_bytes(b58decode(r), "big") for r in wire["leaves"]]
-    assert spec["treeInfos"] == [
-        {"tree": t, "treeType": kind, "rootIndex": i}
-        for t, kind, i in zip(wire["merkleTrees"], ["state", "state", "address"], wire["rootIndices"], strict=True)
-    ]
+    assert [{key: info[key] for key in ("tree", "treeType", "rootIndex", "cpiContext")} for info in spec["treeInfos"]] \
+        == [{"tree": t, "treeType": kind, "rootIndex": i, "cpiContext": None}  # Light's TreeType: state v1, address v1
+            for t, kind, i in zip(wire["merkleTrees"], [1, 1, 2], wire["rootIndices"], strict=True)]
+    assert all(isinstance(info["queue"], str) and info["queue"] != info["tree"] for info in spec["treeInfos"])
     assert spec["proveByIndices"] == [False] * 3
     assert spec["compressedProof"] == wire["compressedProof"]
 
