@@ -4,6 +4,7 @@ One module per family; `csi checks` lists them all with their clauses.
 """
 
 from csi_conformance.harness.checks import (  # noqa: F401  (imported for registration)
+    balances,
     batched,
     consistency,
     crypto,
@@ -17,6 +18,7 @@ from csi_conformance.harness.checks import (  # noqa: F401  (imported for regist
     params,
     proofs,
     schemas,
+    served,
     transactions,
     transport,
     v2,

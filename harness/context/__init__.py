@@ -157,7 +157,13 @@ class CheckContext:
     def method(self, name: str) -> Method:
         return self.contract.method(name)
 
-    fail = staticmethod(fail)
+    def fail(self, title: str, **kwargs: Any) -> None:
+        """Raise the failure (`record.fail`); an active check's found in a "Method not found" answer makes the
+        check N/A instead (`Record.served`)."""
+        try:
+            fail(title, **kwargs)
+        except CheckFailure as failure:
+            raise self.record.served(failure) from None
 
     def defer(self, failure: CheckFailure) -> None:
         """Record a failure and carry on: for checks that judge many independent exchanges (cases)."""

@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from csi_conformance.harness.answer import Answer
+from csi_conformance.harness.context.served import unless_served
 from csi_conformance.harness.core.failures import CheckFailure
 from csi_conformance.harness.core.model import Basis, CheckResult
+from csi_conformance.harness.core.registry import REGISTRY
 
 __all__ = ["Record", "fail"]
 
@@ -40,8 +42,18 @@ class Record:
     """Failures the running check recorded without stopping (`defer`); the engine turns them into findings."""
 
     def defer(self, failure: CheckFailure) -> None:
-        """Record a failure and carry on: for checks that judge many independent exchanges (cases)."""
-        self.pending.append(failure)
+        """Record a failure and carry on: for checks that judge many independent exchanges (cases). One found in
+        an answer saying its method is not served makes the check N/A instead (`served.unless_served`)."""
+        self.pending.append(self.served(failure))
+
+    def served(self, failure: CheckFailure) -> CheckFailure:
+        """`failure`, unless an active check found it in an answer saying its method is not served: that check is
+        then N/A (`NotApplicable` raised). An answer check still judges such an answer's envelope."""
+        try:
+            active = self.current is not None and REGISTRY.get(self.current.check_id).kind == "active"
+        except KeyError:  # a check of another registry (the kit's own tests)
+            active = False
+        return unless_served(failure) if active else failure
 
     def examined(self, kind: str, n: int = 1, *, method: str | None = None) -> None:
         """Count what the running check really judged (answers, accounts, proofs, pages, items …).

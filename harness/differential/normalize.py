@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from csi_conformance.harness.differential.compare import canonical
+from csi_conformance.harness.differential.marked import proof_members, uncompared_members
 from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.schema import Contract
 
@@ -310,13 +311,18 @@ def _transaction_object(contract: Contract, method: str, value: dict) -> bool:
     return False
 
 
-def _proof_bytes(contract: Contract, method: str, value: dict) -> bool:
-    """The proof's bytes differ between provers, and null is allowed (§2.10): only the rest is compared."""
-    proof = _state_value(value)
-    if method == "getValidityProof" and isinstance(proof, dict) and "compressedProof" in proof:
-        proof["compressedProof"] = IGNORED
-        return True
-    return False
+def _members_ignored(names: Callable[[Contract], frozenset[str]]) -> Rewrite:
+    """Ignore, wherever they are in an answer of any method, the members `names` reads from the contract."""
+    def rewrite(contract: Contract, method: str, value: dict) -> bool:
+        ignored = names(contract)
+        changed = False
+        for node in _dicts(value.get("result")):
+            for name in ignored & set(node):
+                node[name] = IGNORED
+                changed = True
+        return changed
+
+    return rewrite
 
 
 HISTORY_MEMBERS = {"getValidityProof": ("roots", "rootIndices"),
@@ -354,9 +360,11 @@ ALLOWED: tuple[Normalizer, ...] = (
     Normalizer("order", "lists whose order the spec leaves free are compared as multisets", "4.1-R8", _order),
     Normalizer("transaction-object", "the fields of the transaction object are not shown", "2.11-R6",
                _transaction_object),
-    Normalizer("proof-bytes", "compressedProof: inner structure not shown, null allowed, and a proof is "
-               "randomized (the crypto family verifies it); roots, leaves, indices and trees are compared",
-               "2.10-R2", _proof_bytes),
+    Normalizer("proof-bytes", "a proof (every member the contract marks x-proof, in any method, however nested): "
+               "a Groth16 proof is randomized at every proving and null is allowed (§2.10), so crypto.groth16-proof "
+               "judges it; roots, leaves, indices and trees are compared", "2.10-R2", _members_ignored(proof_members)),
+    Normalizer("not-compared", "members the contract marks x-not-compared: no reference can be expected to repeat "
+               "them (the second contract's cpiContext, photon-R11)", "2.10-R2", _members_ignored(uncompared_members)),
 )
 
 NORMALIZERS: tuple[Normalizer, ...] = READINGS + ALLOWED

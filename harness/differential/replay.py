@@ -45,6 +45,7 @@ from csi_conformance.harness.differential.normalize import (
 )
 from csi_conformance.harness.differential.optional import NAME as OPTIONAL
 from csi_conformance.harness.differential.optional import settle
+from csi_conformance.harness.differential.readings import ACCEPTED, set_aside
 from csi_conformance.harness.judging.pages import partly
 from csi_conformance.schema import Contract, Method
 
@@ -174,13 +175,14 @@ def judge(ctx: CheckContext, replay: Replay, *, basis: Basis, clauses: tuple[str
     found = differences(t_norm, r_norm)
     if replay.target.pages > 1 or replay.reference.pages > 1:
         ctx.examined("pages", replay.target.pages)
+    found, read_otherwise = set_aside(contract, replay.method, ctx.readings, found, BRIDGED)
     if not found:
         return []
     gaps = reading_gaps(contract, replay.method, t_read, r_read, ambiguity)
     outcome_differs = set(t_norm) != set(r_norm)
     explained = [d for d in found if _explained(contract, d, gaps, outcome_differs)]
     values = [d for d in found if not _explained(contract, d, gaps, outcome_differs)]
-    applied = set(t_applied + r_applied + t_allowed + r_allowed)
+    applied = set(t_applied + r_applied + t_allowed + r_allowed) | {f"{ACCEPTED}:{a}" for a in read_otherwise}
     failures = []
     for part, open_points in ((values, []), (explained, gaps)):
         if part:
@@ -214,6 +216,8 @@ def _explained(contract: Contract, difference: Difference, gaps: list[str], outc
 
 
 _INDEX = re.compile(r"\[\+?\d+\]")
+BRIDGED = frozenset(n.ambiguity for n in READINGS if n.ambiguity)
+"""Points a reading normalizer brings to one reading: what differs there after it is a value."""
 
 
 def _without_partial_history(ctx: CheckContext, method: str, target: dict, reference: dict) -> None:
@@ -243,7 +247,9 @@ def _classify(found: list, target: dict, reference: dict, clauses: tuple[str, ..
 def _allowed(applied: set[str]) -> tuple[str, ...]:
     """The allowed differences applied to either side, in the order `NORMALIZERS` lists them, then optional members
     settled."""
-    return tuple(n.name for n in NORMALIZERS if n.name in applied) + ((OPTIONAL,) if OPTIONAL in applied else ())
+    accepted = tuple(sorted(name for name in applied if name.startswith(f"{ACCEPTED}:")))
+    return tuple(n.name for n in NORMALIZERS if n.name in applied) + ((OPTIONAL,) if OPTIONAL in applied else ()) \
+        + accepted
 
 
 def reading_gaps(contract: Contract, method: str, target: dict, reference: dict, ambiguity: str | None) -> list[str]:

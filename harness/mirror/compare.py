@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from csi_conformance.harness.context import Answer, CheckContext, MemoKey
+from csi_conformance.harness.context.served import unless_served
 from csi_conformance.harness.core.failures import CheckFailure, NotApplicable, Skip
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.harness.core.paths import BODY, result_value
@@ -42,9 +43,9 @@ MIRROR_PAGES = 1000
 class Mirror:
     """The run's mirror: what was built from discovery, and the session serving it."""
 
-    def __init__(self, build: MirrorBuild) -> None:
+    def __init__(self, build: MirrorBuild, api: str | None = None) -> None:
         self.build = build
-        self.session = MirrorSession(build.document)
+        self.session = MirrorSession(build.document, api)
 
     def value(self, method: str, params: Any) -> Any:
         return self.session.value(method, params)
@@ -74,7 +75,7 @@ def started_mirror(ctx: CheckContext) -> Mirror:
         raise NotApplicable(f"scenario {ctx.scenario} given: the target is compared with the reference over it instead")
 
     def start(ctx: CheckContext) -> Mirror:  # its context lives until the run has judged every check
-        mirror = Mirror(build_mirror(ctx.keys))
+        mirror = Mirror(build_mirror(ctx.keys), ctx.contract.version)
         weakref.finalize(ctx, mirror.session.close)
         mirror.session.start()
         return mirror
@@ -127,6 +128,8 @@ class Findings:
             reference: Any = None, *, kind: str, n: int = 1, method: str | None = None) -> None:
         """Differences about one key, after comparing `n` things of `kind` (an empty list compared is
         one list); `answer` and the mirror's `reference` value show the first difference."""
+        if found and answer is not None:
+            unless_served(CheckFailure(what, expected=None, received=None, answer=answer))  # N/A: not served
         self.ctx.examined(kind, n, method=method or (answer.method if answer else None))
         if found:
             self.lines += [f"{what}: {line}" for line in found]

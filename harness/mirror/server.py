@@ -15,10 +15,10 @@ __all__ = ["MirrorSession", "mirror_server"]
 
 
 @contextlib.contextmanager
-def mirror_server(document: dict[str, Any]) -> Iterator[str]:
-    """A reference over `document` on loopback (no prover: the mirror is never asked for a proof); yields its
-    URL. Raises `ConfigError` when the document does not load as a ledger."""
-    with bundled_reference(document, prover="none") as handle:
+def mirror_server(document: dict[str, Any], api: str | None = None) -> Iterator[str]:
+    """A reference over `document` serving the contract `api` on loopback (no prover: the mirror is never asked
+    for a proof); yields its URL. Raises `ConfigError` when the document does not load as a ledger."""
+    with bundled_reference(document, prover="none", api=api) as handle:
         yield handle.url
 
 
@@ -31,8 +31,9 @@ class MirrorSession:
     run ask it from several threads: one at a time, as its `Target` is not thread-safe (it is on loopback).
     """
 
-    def __init__(self, document: dict[str, Any]) -> None:
+    def __init__(self, document: dict[str, Any], api: str | None = None) -> None:
         self.document = document
+        self.api = api
         self.error: str | None = None
         self.refused = False
         self._stack = contextlib.ExitStack()
@@ -41,7 +42,7 @@ class MirrorSession:
 
     def start(self) -> None:
         try:
-            url = self._stack.enter_context(mirror_server(self.document))
+            url = self._stack.enter_context(mirror_server(self.document, self.api))
             self._target = self._stack.enter_context(Target(url, timeout=60.0))
         except Exception as exc:  # a finding or a skip of the mirror checks, never a crash of the run
             self.error = f"{type(exc).__name__}: {exc}"

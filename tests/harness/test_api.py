@@ -23,7 +23,8 @@ def test_certify_runs_what_csi_run_runs_and_writes_the_reports(tmp_path: Path) -
     with serving(None) as url:
         result = certify({"target": url, "only": ["health"], "report-dir": str(tmp_path / "out")})
     assert isinstance(result, RunResult) and result.exit_code() == 0 and result.verdict() == "conformant"
-    assert {c.check_id for c in result.checks} == {"health.ok", "health.slot", "health.slot-behind-answers"}
+    assert {c.check_id for c in result.checks} == {"health.ok", "health.slot", "health.slot-behind-answers",
+                                                   "health.methods-served"}
     assert all(c.status is Status.PASS for c in result.checks)
     assert jsonio.loads((tmp_path / "out" / "report.json").read_bytes())["gate"]["exit_code"] == 0
 

@@ -53,7 +53,7 @@ def test_k_narrows_the_run_itself(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:]
     report = json.loads((tmp_path / "reports" / "report.json").read_text())
     assert {c["family"] for c in report["checks"]} == {"health"}  # the other checks were never run
-    assert report["requests"] < 50
+    assert report["requests"] < 100  # the health family (each method asked once): a whole run sends thousands
 
 
 def test_an_inconclusive_run_does_not_go_green(tmp_path: Path) -> None:

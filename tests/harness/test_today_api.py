@@ -71,4 +71,4 @@ def test_a_missing_v2_method_names_the_clients_that_call_it() -> None:
     assert finding.status is Status.FAIL and finding.method == MISSING
     callers = ["@lightprotocol/stateless.js 0.23.3", "light-client 0.23.0 (Rust)"]
     assert all(caller in finding.expected for caller in callers)
-    assert finding.detail == {"called_by": callers}
+    assert finding.detail == {"called_by": callers, "not served": MISSING}
