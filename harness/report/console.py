@@ -5,6 +5,8 @@ final: an active check when it returns, an answer check (judged on every answer)
 ends. On a terminal a progress bar advances per check, and a slow step (reaching the target,
 discovering keys) shows a spinner with the time spent; anywhere else (a CI log, a pipe) each step
 and each finished check is one plain line, so logs stay readable and carry no cursor movements.
+The summary lists every check that examined nothing with why (SKIP, then N/A), one line per reason,
+and what the checks of batched trees examined when the target holds some.
 Everything a target may have influenced is printed as `rich.text.Text` (never parsed as markup)
 and through `values.one_line`, so escape sequences in an answer never reach the terminal.
 """
@@ -27,7 +29,9 @@ from csi_conformance.harness.core.events import (
 )
 from csi_conformance.harness.core.model import CheckResult, Finding, RunResult, Status
 from csi_conformance.harness.core.registry import FAMILIES
+from csi_conformance.harness.report.asked_again import print_asked_again
 from csi_conformance.harness.report.findings import KIT_ERROR_NOTE, shown, verdict_counts, verdict_reasons
+from csi_conformance.harness.report.unexamined import Unexamined, batched_coverage, examined_words, unexamined_groups
 from csi_conformance.harness.report.values import one_line
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -44,6 +48,12 @@ VERDICT_STYLES = {"conformant": "bold green", "not conformant": "bold red", "inc
 _LISTED = (Status.FAIL, Status.ERROR, Status.WARN, Status.UNVERIFIED)
 SHOWN_VALUE = 300
 """Characters of a value a console line shows; the reports hold all of it."""
+SHOWN_CHECKS = 8
+"""Checks named on one console line of checks that examined nothing for one reason."""
+_UNEXAMINED = ((Status.SKIP, "checks that could apply examined nothing, so they certify nothing; why:", SHOWN_VALUE),
+               (Status.NOT_APPLICABLE, "checks that cannot apply to this run's mode; why:", 120))
+"""The statuses of checks that examined nothing, listed in this order: the heading, and the characters of a
+reason a line shows (an N/A reason is expected of the mode: shown shorter)."""
 _ALWAYS_COUNTED = (Status.PASS, Status.SKIP, Status.FAIL)
 """Columns of the summary table even when zero; other statuses get a column only when they occur."""
 
@@ -139,7 +149,9 @@ class ConsoleReporter:
         self.console.print(summary_table(result))
         self._print_findings(result)
         self._print_throttled(result)
+        print_asked_again(self.console, result)
         self._print_partial(result)
+        self._print_unexamined(result)
         self._print_baseline(result)
         self._print_inconclusive(result)
         word = result.verdict(self.gate)
@@ -186,6 +198,23 @@ class ConsoleReporter:
             self.console.print(Text(f"Partial: {len(partial)} check(s) passed over part of their work ({named}); "
                                     "the reports say what each did not reach", style="dim"), soft_wrap=True)
 
+    def _print_unexamined(self, result: RunResult) -> None:
+        """Every SKIP check with why it examined nothing, one line per reason; the N/A checks likewise, their
+        reasons cut shorter; then what the checks of batched trees examined, when the target holds some."""
+        for status, heading, limit in _UNEXAMINED:
+            groups = unexamined_groups(result, status)
+            if groups:
+                count = sum(len(group.checks) for group in groups)
+                self.console.print(Text(f"{count} {status.value}: {heading}", style="dim"), soft_wrap=True)
+            for group in groups:
+                self.console.print(_unexamined_line(group, limit), soft_wrap=True)
+        batched = batched_coverage(result)
+        if batched is not None:
+            trees = f"{batched.trees} on the target; " if batched.trees else ""
+            examined = ", ".join(f"{one_line(c.check_id)} {examined_words(c)} ({c.status.value}"
+                                 f"{', partial' if c.partial else ''})" for c in batched.checks)
+            self.console.print(Text(f"Batched trees: {trees}their checks examined: {examined}"), soft_wrap=True)
+
     def _print_baseline(self, result: RunResult) -> None:
         """One line: how many findings the baseline excused, and how many entries went stale."""
         if result.baseline is None:
@@ -204,6 +233,16 @@ class ConsoleReporter:
         word = "Not run" if result.error else "Inconclusive"
         for reason in verdict_reasons(result, self.gate):
             self.console.print(Text(f"{word}: {one_line(reason)}", style="yellow"), soft_wrap=True)
+
+
+def _unexamined_line(group: Unexamined, limit: int) -> Text:
+    """`SKIP  a.b, c.d: why`: the checks that examined nothing for one reason (the first few named)."""
+    named = ", ".join(one_line(check) for check in group.checks[:SHOWN_CHECKS])
+    more = f" and {len(group.checks) - SHOWN_CHECKS} more" if len(group.checks) > SHOWN_CHECKS else ""
+    reason = one_line(group.reason)
+    reason = reason if len(reason) <= limit else reason[: limit - 1] + "…"
+    return Text.assemble((f"{group.status.value:<5}", STYLES[group.status]), " ", (named, "bold"), more,
+                         f": {reason}")
 
 
 def _finding_line(finding: Finding) -> Text:

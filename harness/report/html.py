@@ -1,6 +1,7 @@
 """`report.html`: the implementation report a vendor or spec author reads, as one self-contained page.
 
-It reads in the order a vendor acts: the verdict (a banner with the counts), then the findings
+It reads in the order a vendor acts: the verdict (a banner with the counts, and the checks that examined
+nothing with why, linked to their rows: `html_unexamined`), then the findings
 grouped by check and method, each with the member that is wrong, both values as JSON, the
 clause text and a curl line; then the run's facts, the method × family matrix, the ambiguities
 and the catalogue of checks. Inline CSS, no script, no external resource (links are anchors
@@ -11,8 +12,6 @@ come from a server that may be hostile.
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Collection
 from pathlib import Path
 
@@ -29,9 +28,13 @@ from csi_conformance.harness.report.findings import (
     verdict_counts,
     verdict_reasons,
 )
+from csi_conformance.harness.report.html_unexamined import CSS as UNEXAMINED_CSS
+from csi_conformance.harness.report.html_unexamined import batched_fact, check_anchor, unexamined_banner
 from csi_conformance.harness.report.json_report import tool_version
+from csi_conformance.harness.report.markup import anchor as _anchor
+from csi_conformance.harness.report.markup import escape as _e
 from csi_conformance.harness.report.matrix import matrix_columns, matrix_rows, method_family_matrix
-from csi_conformance.harness.report.values import clean, jsonable, pretty_json_head
+from csi_conformance.harness.report.values import jsonable, pretty_json_head
 from csi_conformance.harness.report.write import write_atomic
 from csi_conformance.schema import Contract
 
@@ -92,7 +95,7 @@ def render_html(result: RunResult, contract: Contract | None = None, *, gate: St
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>Conformance report: {_e(result.target)}</title>",
-        f"<style>{_CSS}</style></head><body>",
+        f"<style>{_CSS}{UNEXAMINED_CSS}</style></head><body>",
         f"<h1>Compressed-State Indexer API {_e(result.spec_version)}: conformance of {_e(result.target)}</h1>",
         _banner(result, gate),
         _findings(result, contract),
@@ -109,23 +112,16 @@ def render_html(result: RunResult, contract: Contract | None = None, *, gate: St
     return "\n".join(parts) + "\n"
 
 
-def _e(value: object) -> str:
-    return html.escape(clean(str(value)), quote=True)
-
-
-def _anchor(*parts: object) -> str:
-    """An id attribute value from names a target may have chosen: letters, digits, `.`, `_` and `-` only."""
-    return re.sub(r"[^A-Za-z0-9._-]", "_", "-".join(clean(str(part)) for part in parts))
-
-
 def _badge(status: Status) -> str:
     return f'<span class="s {status.value}">{status.value}</span>'
 
 
-def _table(head: list[str], rows: list[list[str]]) -> str:
-    """A table from cells that are already HTML (escaped by the caller)."""
+def _table(head: list[str], rows: list[list[str]], ids: list[str] | None = None) -> str:
+    """A table from cells that are already HTML (escaped by the caller); `ids`, one per row, to link to rows."""
     header = "".join(f"<th>{cell}</th>" for cell in head)
-    body = "".join("<tr>" + "".join(_cell(cell) for cell in row) + "</tr>" for row in rows)
+    starts = [f'<tr id="{row_id}">' for row_id in ids] if ids is not None else ["<tr>"] * len(rows)
+    body = "".join(start + "".join(_cell(cell) for cell in row) + "</tr>"
+                   for start, row in zip(starts, rows, strict=True))
     return f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -145,7 +141,7 @@ def _banner(result: RunResult, gate: Status) -> str:
             f'<p class="word">{_e(verdict.capitalize())}</p>'
             f"<p>{_e(verdict_counts(result, gate))} · threshold {_e(gate.value)} (--fail-on) · "
             f"profile {_e(result.profile)}</p>"
-            + (f"<ul>{items}</ul>" if items else "") + "</div>")
+            + (f"<ul>{items}</ul>" if items else "") + unexamined_banner(result) + "</div>")
 
 
 def _findings(result: RunResult, contract: Contract) -> str:
@@ -270,6 +266,9 @@ def _facts(result: RunResult) -> str:
         rows.append(["Compared with", _e(f"a reference server over scenario {result.scenario}")])
     if result.shard is not None:
         rows.append(["Shard", _e(result.shard)])
+    batched = batched_fact(result)
+    if batched is not None:
+        rows.append(["Batched trees", batched])
     if result.interrupted:
         rows.append(["Interrupted", "yes: checks not run are SKIP"])
     notes = "".join(f"<li>{_e(note)}</li>" for note in result.notes)
@@ -349,7 +348,8 @@ def _checks(result: RunResult, methods: Collection[str]) -> str:
     rows = [[f"<code>{_e(check.check_id)}</code>", _e(check.family), _badge(check.status), _examined(check, methods),
              _e(" ".join(check.clauses)), _e(check.description), _e(_note(check))] for check in result.checks]
     head = ["Check", "Family", "Status", "Examined", "Clauses", "What it verifies", "Note"]
-    return '<section id="checks"><h2>Checks</h2>' + _table(head, rows) + "</section>"
+    ids = [check_anchor(check.check_id) for check in result.checks]
+    return '<section id="checks"><h2>Checks</h2>' + _table(head, rows, ids) + "</section>"
 
 
 def _examined(check: CheckResult, methods: Collection[str]) -> str:
