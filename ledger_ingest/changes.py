@@ -19,7 +19,9 @@ does not read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from csi_conformance.ledger_crypto import TOKEN_DISCRIMINATOR, TOKEN_PROGRAM_ID, TokenDataFields, b58encode, poseidon
 from csi_conformance.ledger_ingest.decode import DecodedTransaction, IngestError
@@ -150,6 +152,9 @@ class LedgerTransaction:
     queued_nullifiers: tuple[QueuedNullifier, ...] = ()
     queued_addresses: tuple[QueuedAddress, ...] = ()
     batch_updates: tuple[BatchEvent, ...] = ()
+    solana: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    """The transaction as Solana's `getTransaction` answers it, kept for a transaction that used compression
+    (an indexer serves it back with its compression info); None for any other."""
 
     @property
     def indexed(self) -> bool:
@@ -186,7 +191,7 @@ def transaction_changes(tx: DecodedTransaction, *, source: str | None = None) ->
     return LedgerTransaction(
         tx.signature, tx.slot, tx.block_time, None, found.uses_compression, found.voting, tuple(changes.opened),
         tuple(changes.closed), tuple(changes.nullified), tuple(changes.addresses), tuple(changes.queued_nullifiers),
-        tuple(changes.queued_addresses), tuple(changes.batch_updates),
+        tuple(changes.queued_addresses), tuple(changes.batch_updates), tx.solana if found.uses_compression else None,
     )
 
 

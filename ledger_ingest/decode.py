@@ -12,14 +12,14 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.ledger_crypto import b58decode, b58encode
 from solders.transaction import VersionedTransaction
 
-__all__ = ["DecodedTransaction", "IngestError", "Instruction", "decode_transaction", "error_text"]
+__all__ = ["DecodedTransaction", "IngestError", "Instruction", "decode_transaction", "error_text", "solana_object"]
 
 
 class IngestError(ValueError):
@@ -53,6 +53,8 @@ class DecodedTransaction:
     account_keys: tuple[bytes, ...]
     groups: tuple[tuple[Instruction, ...], ...]
     """One group per outer instruction: the outer instruction, then its inner instructions."""
+    solana: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    """The transaction as Solana's `getTransaction` answers it (`solana_object`): what an indexer serves back."""
 
     @property
     def signature_text(self) -> str:
@@ -62,6 +64,14 @@ class DecodedTransaction:
 def error_text(err: Any) -> str | None:
     """`meta.err` as the ledger keeps it: None for success, else its compact JSON."""
     return None if err is None else dumps(err)
+
+
+def solana_object(result: Mapping[str, Any], slot: int, block_time: int | None) -> dict[str, Any]:
+    """The transaction as `getTransaction` (encoding base64) answers it: a `getTransaction` result as it was
+    read, its own slot and block time kept even where it is indexed at another; a `getBlock` entry
+    (`transaction`, `meta`, `version`) with its block's slot and block time."""
+    body = {key: value for key, value in result.items() if key not in ("slot", "blockTime")}
+    return {"slot": result.get("slot", slot), **body, "blockTime": result.get("blockTime", block_time)}
 
 
 def _first_signature(raw: bytes) -> str | None:
@@ -145,4 +155,5 @@ def decode_transaction(result: Mapping[str, Any], *, slot: int | None = None, bl
         except (KeyError, TypeError, ValueError) as exc:
             raise fail(f"meta.innerInstructions cannot be read: {exc!r}") from None
     groups = tuple((ix, *inner.get(i, ())) for i, ix in enumerate(outer))
-    return DecodedTransaction(signature, slot, block_time, error_text(meta.get("err")), tuple(keys), groups)
+    return DecodedTransaction(signature, slot, block_time, error_text(meta.get("err")), tuple(keys), groups,
+                              solana_object(result, slot, block_time))

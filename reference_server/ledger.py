@@ -82,6 +82,7 @@ class Ledger:
         self._lamports_by_owner: dict[bytes, int] = {}
         self._token_balances: dict[bytes, dict[bytes, list[int]]] = {}  # owner -> mint -> [sum, count]
         self.by_owner = SortedIndex()  # account owner -> live account hashes
+        self.by_owner_leaf = SortedIndex()  # account owner -> live (leaf index, hash): Photon 366a15b's order
         self.tokens_by_owner = SortedIndex()  # token owner -> live mint ‖ hash
         self.tokens_by_delegate = SortedIndex()  # delegate -> live mint ‖ hash
         self.signatures_by_address = SortedIndex()
@@ -285,6 +286,8 @@ class Ledger:
         """Add (+1) or remove (-1) a live account from the owner, token and balance indexes."""
         change = self.by_owner.add if sign > 0 else self.by_owner.remove
         change(account.owner, account.hash)
+        (self.by_owner_leaf.add if sign > 0 else self.by_owner_leaf.remove)(account.owner,
+                                                                            (account.leaf_index, account.hash))
         self._lamports_by_owner[account.owner] = self._lamports_by_owner.get(account.owner, 0) + sign * account.lamports
         token = account.token
         if token is None:

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.ledger_crypto import (
     BATCHED_STATE_HEIGHT,
     FIELD_MODULUS,
@@ -255,7 +256,7 @@ class NativeLedger(Ledger):
             tuple(a.hash for a in opened), tuple(a.hash for a in closing),
             tuple(TokenBalanceChange.of(a) for a in closing if a.token is not None),
             tuple(TokenBalanceChange.of(a) for a in opened if a.token is not None),
-            tx.uses_compression,
+            tx.uses_compression, None if tx.solana is None else dumps(tx.solana),
         )
 
     def _state_tree(self, key: bytes) -> NativeStateTree:

@@ -136,6 +136,9 @@ class Transaction:
     post_token_balances: tuple[TokenBalanceChange, ...] = ()
     uses_compression: bool = True
     """False for a real non-voting transaction that never touched compression: it has no compression info."""
+    solana: str | None = None
+    """The transaction as Solana's `getTransaction` answers it, compact JSON, for a real transaction that used
+    compression (read from the ledger); None for a scenario's, which holds no Solana transaction."""
 
     @property
     def key(self) -> SignatureKey:

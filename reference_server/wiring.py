@@ -70,27 +70,29 @@ def reference_ledger(source: Source = "default") -> Ledger:
 
 
 @contextlib.contextmanager
-def bundled_reference(source: Source = "default", options: ServerOptions | None = None) -> Iterator[str]:
+def bundled_reference(source: Source = "default", options: ServerOptions | None = None,
+                      api: str = SERVED_API) -> Iterator[str]:
     """A reference server on a free loopback port over `reference_ledger(source)`, with `options` (no prover
-    by default); yields its base URL. Nothing is served before the ledger is built."""
+    by default), serving the contract `api`; yields its base URL. Nothing is served before the ledger is built."""
     built = reference_ledger(source)
-    with running_server(app_for(built, options or ServerOptions())) as url:
+    with running_server(app_for(built, options or ServerOptions(), Contract.for_api(api))) as url:
         yield url
 
 
 @contextlib.contextmanager
-def certified_reference(source: Source = "default", *, prover: str = "auto",
-                        options: ServerOptions | None = None) -> Iterator[ReferenceHandle]:
+def certified_reference(source: Source = "default", *, prover: str = "auto", options: ServerOptions | None = None,
+                        api: str = SERVED_API) -> Iterator[ReferenceHandle]:
     """The `csi.reference` entry point: a reference over `source` on loopback, yielding its handle.
 
     `prover` is `auto` (the light prover when it is installed, or as `$CSI_PROVER` says), `light` or
     `none`; what was chosen is said on stderr. The ledger is built first, so a source that cannot be
-    read fails before any prover starts. Given `options` are used as they are."""
+    read fails before any prover starts. Given `options` are used as they are. `api` names the contract
+    served (its practice where it differs from the spec's contract: `methods/photon_practice.py`)."""
     built = reference_ledger(source)
     if options is None:
         options = ServerOptions(prover_url=_prover_url(prover))
     keys = slice_keys(built) if isinstance(source, LedgerSource) and isinstance(built, NativeLedger) else {}
-    with running_server(app_for(built, options)) as url:
+    with running_server(app_for(built, options, Contract.for_api(api))) as url:
         yield ReferenceHandle(url, keys, "real" if options.prover_url else "placeholder",
                               tuple(b58encode(key) for key in built.partial_trees()),
                               tuple(b58encode(key) for key in built.batched_trees()))

@@ -13,7 +13,9 @@ over `source` on a free loopback port and yields a handle with
 - `batched_trees`: the batched (v2) state trees (base58) of its ledger.
 
 `source` is a bundled scenario's name or a scenario file, a scenario document (a mapping: what the
-mirror replays), or a `LedgerSource`. `prover` is `auto` (the light prover when it is installed),
+mirror replays), or a `LedgerSource`. `api` names the contract it serves: the run's own, so that where the
+second contract's practice differs from the spec's (the order of an owner's accounts) the reference serves
+what the run judges. `prover` is `auto` (the light prover when it is installed),
 `light` or `none`: only a reference that is itself the target needs real proofs; one that is only
 compared with never starts a prover.
 """
@@ -45,11 +47,11 @@ class ReferenceHandle(Protocol):
 
 @contextlib.contextmanager
 def bundled_reference(source: str | Mapping[str, Any] | LedgerSource = "default", *,
-                      prover: Prover = "none") -> Iterator[ReferenceHandle]:
+                      prover: Prover = "none", api: str | None = None) -> Iterator[ReferenceHandle]:
     """A reference over `source`, served on loopback while the block runs; `UsageError` when none is installed
     (a kit installed without its reference server), `ConfigError` when the source cannot be read."""
     found = [entry for entry in entry_points(group="csi.reference") if entry.name == "default"]
     if not found:
         raise UsageError("no bundled reference server is installed: give --target, and no --scenario or ledger")
-    with found[0].load()(source, prover=prover) as handle:
+    with found[0].load()(source, prover=prover, **({"api": api} if api else {})) as handle:
         yield handle

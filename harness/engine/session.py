@@ -121,17 +121,26 @@ def _certify(options: RunOptions, contract: Contract, notify: Callable[[Event], 
             notify(PhaseStarted("starting the reference to compare with"))
             source = options.ledger if options.ledger is not None else options.scenario
             prover = "auto" if options.target is None else "none"  # it is the target too when none is given
-            compared = stack.enter_context(bundled_reference(source, prover=prover))
+            compared = stack.enter_context(bundled_reference(source, prover=prover, api=_compared_api(options)))
         url = options.target or (compared.url if compared is not None else None)
         if url is None:
             notify(PhaseStarted("starting the bundled reference"))
-            bundled = stack.enter_context(bundled_reference("default", prover="auto"))
+            bundled = stack.enter_context(bundled_reference("default", prover="auto", api=options.api))
             url = bundled.url
         config = run_config(options, contract, given=given, chain=chain, compared=compared, bundled=bundled)
-        target = stack.enter_context(Target(url, api_key=options.api_key, timeout=options.timeout, rate=options.rate))
-        reference = stack.enter_context(Target(compared.url, timeout=options.timeout)) if compared else None
+        target = stack.enter_context(Target(url, api_key=options.api_key, timeout=options.timeout,
+                                            proof_timeout=options.proof_timeout, rate=options.rate))
+        reference = stack.enter_context(Target(compared.url, timeout=options.timeout,
+                                               proof_timeout=options.proof_timeout)) if compared else None
         interrupts.raise_if_interrupted()  # heard while the references started, its KeyboardInterrupt lost
         return run(target, config, on_event=notify, reference=reference)
+
+
+def _compared_api(options: RunOptions) -> str | None:
+    """The contract the reference compared with serves: the run's when it is the target too; else the one that
+    serves the most (None: the kit's default), since the checks also ask it for facts only the methods a second
+    contract adds tell (an account's queue)."""
+    return options.api if options.target is None else None
 
 
 def _replayed_chain(ledger: LedgerSource | None, notify: Callable[[Event], None]) -> Any:

@@ -25,6 +25,7 @@ __all__ = [
     "get_compressed_account_balance",
     "get_compressed_accounts_by_owner",
     "get_compressed_balance_by_owner",
+    "owner_filter",
 ]
 
 
@@ -68,14 +69,14 @@ def get_compressed_accounts_by_owner(
     """
     limit = page_limit(method, params)
     after = decode_cursor(params.get("cursor"), 32)
-    accept = _filter(ledger, params.get("filters") or [], method.observed["max_filters"])
+    accept = owner_filter(ledger, params.get("filters") or [], method.observed["max_filters"])
     keys = ledger.by_owner.keys(key_param(params, "owner"))
     page = ascending_page(keys, limit=limit, after=after, accept=accept)
     items = [account_json(ledger.accounts[h], params.get("dataSlice")) for h in page]
     return {"items": items, "cursor": next_cursor(page, limit, encode_cursor)}
 
 
-def _filter(ledger: Ledger, filters: list[Mapping[str, Any]], maximum: int) -> Callable[[bytes], bool] | None:
+def owner_filter(ledger: Ledger, filters: list[Mapping[str, Any]], maximum: int) -> Callable[[bytes], bool] | None:
     """A predicate over account hashes: every memcmp matches the account's data bytes."""
     if len(filters) > maximum:
         raise RpcError(INVALID_PARAMS, f"Invalid params: {len(filters)} filters given, at most {maximum} allowed")

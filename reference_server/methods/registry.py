@@ -3,6 +3,10 @@
 Each method is a pure function `(ledger, params, options, method) -> value`, registered under its
 canonical name with `@rpc_method`. `call` resolves aliases, checks params against the
 contract, runs the function and wraps the value of a state query in `{context, value}`.
+
+A contract whose practice differs from the spec's on a method both list registers its own function for it
+with `@rpc_method(name, api=...)`: `call` runs that one when it serves that contract (Photon at 366a15b
+orders an owner's accounts by leaf index and proves addresses the spec's contract refuses).
 """
 
 from __future__ import annotations
@@ -16,12 +20,15 @@ from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.schema import Contract, Method, Validator
 
-__all__ = ["PROOF_FORM_READINGS", "REGISTRY", "MethodFunction", "call", "readings", "registered", "rpc_method"]
+__all__ = ["PROOF_FORM_READINGS", "REGISTRY", "VARIANTS", "MethodFunction", "call", "readings", "registered",
+           "rpc_method"]
 
 MethodFunction = Callable[[Ledger, Any, ServerOptions, Method], Any]
 """A method's implementation: the ledger, the params, the server's options and the method's contract."""
 
 REGISTRY: dict[str, MethodFunction] = {}
+VARIANTS: dict[tuple[str, str], MethodFunction] = {}
+"""(contract name, method) -> the function that answers the method when that contract is served."""
 
 PROOF_FORM_READINGS = {"wire": {"validity-proof-fields": ("wire",), "bn-values": ("base58",)},
                        "spec-2.10": {"validity-proof-fields": ("spec-2.10",), "bn-values": ("integer",)}}
@@ -33,13 +40,16 @@ def readings(contract: Contract, options: ServerOptions) -> dict[str, tuple[str,
     return {**contract.observed_readings(), **PROOF_FORM_READINGS[options.proof_form]}
 
 
-def rpc_method(name: str) -> Callable[[MethodFunction], MethodFunction]:
-    """Register ``function`` as the implementation of the canonical method ``name``."""
+def rpc_method(name: str, *, api: str | None = None) -> Callable[[MethodFunction], MethodFunction]:
+    """Register ``function`` as the implementation of the canonical method ``name``; with ``api``, as the one
+    that answers it while the contract of that name is served."""
+    table: dict[Any, MethodFunction] = REGISTRY if api is None else VARIANTS
+    key = name if api is None else (api, name)
 
     def register(function: MethodFunction) -> MethodFunction:
-        if name in REGISTRY:
-            raise ValueError(f"method {name!r} is registered twice")
-        REGISTRY[name] = function
+        if key in table:
+            raise ValueError(f"method {key!r} is registered twice")
+        table[key] = function
         return function
 
     return register
@@ -59,7 +69,8 @@ def call(
     """
     contract = contract or Contract.default()
     spec = contract.methods.get(method) if isinstance(method, str) else None
-    function = REGISTRY.get(spec.canonical) if spec is not None else None
+    function = None if spec is None else (VARIANTS.get((contract.version, spec.canonical))
+                                          or REGISTRY.get(spec.canonical))
     if spec is None or function is None:
         raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method!r}")
     params = _normalise(contract, spec.canonical, params)

@@ -1,8 +1,8 @@
 """Accounts, tokens, signatures and transactions Photon serves beside the spec's 19 (photon 366a15b).
 
-The V2 lists page exactly as their V1 methods do (same order, limit and cursor: Photon's V2 functions share
-the V1 queries, `src/api/method/get_compressed_accounts_by_owner/v2.rs`, `utils.rs::fetch_token_accounts_v2`),
-so each is its V1 method of the 19 with every account written as an `AccountV2`.
+The V2 lists page exactly as their V1 methods do under this contract (same order, limit and cursor:
+Photon's V2 functions share the V1 queries, `src/api/method/get_compressed_accounts_by_owner/v2.rs`,
+`utils.rs::fetch_token_accounts_v2`), so each is its V1 method with every account written as an `AccountV2`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from csi_conformance.ledger_crypto import b58decode, b58encode
 from csi_conformance.reference_server.batched import BatchedStateTree
 from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
 from csi_conformance.reference_server.ledger import Ledger
-from csi_conformance.reference_server.methods.accounts import get_compressed_accounts_by_owner
+from csi_conformance.reference_server.methods.photon_practice import accounts_by_leaf_index
 from csi_conformance.reference_server.methods.registry import rpc_method
 from csi_conformance.reference_server.methods.shapes import account_json, key_param, key_text, lookup_live, token_json
 from csi_conformance.reference_server.methods.today_shapes import DEFAULT_KEY, account_of, account_v2_json
@@ -103,8 +103,9 @@ def get_multiple_compressed_accounts_v2(ledger: Ledger, params: Mapping[str, Any
 @rpc_method("getCompressedAccountsByOwnerV2")
 def get_compressed_accounts_by_owner_v2(ledger: Ledger, params: Mapping[str, Any], options: ServerOptions,
                                         method: Method) -> Any:
-    """getCompressedAccountsByOwner's page (filters, dataSlice, cursor), every item an `AccountV2`."""
-    page = get_compressed_accounts_by_owner(ledger, params, options, _v1("getCompressedAccountsByOwner"))
+    """getCompressedAccountsByOwner's page in Photon's order (leaf index, then hash; `photon_practice`), every
+    item an `AccountV2`."""
+    page = accounts_by_leaf_index(ledger, params, _v1("getCompressedAccountsByOwner"))
     data_slice = params.get("dataSlice")
     return {"items": [account_v2_json(ledger, account_of(ledger, item), data_slice) for item in page["items"]],
             "cursor": page["cursor"]}

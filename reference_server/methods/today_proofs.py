@@ -15,7 +15,7 @@ from typing import Any
 from csi_conformance.ledger_crypto import AddressExistsError, b58decode, b58encode, fold_path, zero_hashes
 from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
 from csi_conformance.reference_server.ledger import Ledger
-from csi_conformance.reference_server.methods.proofs import get_validity_proof
+from csi_conformance.reference_server.methods.proofs import get_validity_proof, range_proof
 from csi_conformance.reference_server.methods.registry import rpc_method
 from csi_conformance.reference_server.methods.shapes import key_text
 from csi_conformance.reference_server.methods.today_accounts import PAGE_LIMIT
@@ -132,7 +132,8 @@ def get_multiple_compressed_account_proofs_v2(ledger: Ledger, params: Sequence[s
 def get_multiple_new_address_proofs_v2(ledger: Ledger, params: Sequence[Mapping[str, str]], options: ServerOptions,
                                        method: Method) -> Any:
     """getMultipleNewAddressProofs for `{address, tree}` pairs: each in its own tree, the v1 address tree or a
-    batched one (height 40; an address still in its queue is taken)."""
+    batched one (height 40; an address still in its queue is taken). An address at or above the highest element
+    is answered as Photon answers it (`range_proof`)."""
     if not params:
         raise RpcError(SERVER_ERROR, "Validation Error: No addresses provided")
     if len(params) > MAX_NEW_ADDRESSES:
@@ -154,7 +155,7 @@ def _new_address_proof(ledger: Ledger, text: str, tree_key: bytes) -> dict[str, 
     try:
         if ledger.address_taken(address):
             raise AddressExistsError(text)
-        proof = tree.non_inclusion_proof(int.from_bytes(address, "big"))
+        proof = range_proof(tree, int.from_bytes(address, "big"), beyond=True)
     except AddressExistsError:
         raise RpcError(SERVER_ERROR, f"Validation Error: Address {text} already exists") from None
     except ValueError:

@@ -12,6 +12,7 @@ from csi_conformance.cases.loader import load_cases, write_case
 from csi_conformance.cases.tools.fill import Reference, fill, fill_files
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.reference_server.wiring import bundled_reference
+from csi_conformance.schema import SPEC_VERSION
 
 from tests.harness.csi_process import HANG_GUARD
 
@@ -40,10 +41,12 @@ def test_two_references_answer_alike(committed: list) -> None:
 
 
 def test_the_recorded_line_is_the_body_sent_over_http(committed: list) -> None:
-    """One case per method and scenario, replayed over real HTTP on loopback."""
+    """One case per method and scenario, replayed over real HTTP on loopback to a reference serving the spec's
+    contract (the golden cases are its answers)."""
     picked = {(case.method, case.scenario): case for case in committed}
     for scenario in sorted({scenario for _, scenario in picked}):
-        with bundled_reference(scenario) as url, httpx.Client(base_url=url, timeout=HANG_GUARD) as client:
+        with bundled_reference(scenario, api=SPEC_VERSION) as url, \
+                httpx.Client(base_url=url, timeout=HANG_GUARD) as client:
             for case in (case for (_, where), case in sorted(picked.items()) if where == scenario):
                 reply = client.post("/", content=dumps(case.request).encode())
                 assert reply.status_code == 200, case.name
