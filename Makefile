@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup prover browser run test lint export fuzz soak serve clean
+.PHONY: setup prover browser run test lint export fuzz soak mutate serve clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11 or newer is required")'
@@ -51,6 +51,9 @@ fuzz: $(STAMP)  # the reference under schemathesis beyond CI's bound: FUZZ_EXAMP
 
 soak: $(STAMP)  # many random scenario shapes certified: CSI_SOAK_EXAMPLES documents per shape (CI draws one)
 	CSI_SOAK_EXAMPLES=$(or $(CSI_SOAK_EXAMPLES),25) $(BIN)/python -m pytest -q tests/test_certify_shapes.py
+
+mutate: $(STAMP)  # mutation testing on demand, never in CI: the modules changed against main, or MUTATE_PATHS=...
+	$(BIN)/python -m tests.mutation
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .schemathesis build *.egg-info
