@@ -19,6 +19,7 @@ from csi_conformance.harness.checks import (  # noqa: F401  (imported for regist
     proofs,
     schemas,
     served,
+    tokens,
     transactions,
     transport,
     v2,

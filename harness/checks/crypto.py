@@ -32,7 +32,6 @@ from csi_conformance.harness.verify.addresses import (
     taken_inside,
 )
 from csi_conformance.harness.verify.batched import batched_hashes
-from csi_conformance.harness.verify.token_hashes import TokenHashes, account_tree_batched, token_hashes
 from csi_conformance.harness.verify.tree_roots import judge_tree_roots
 from csi_conformance.harness.verify.validity import (
     Expected,
@@ -47,17 +46,14 @@ from csi_conformance.harness.verify.values import (
     ACCOUNT_KEYS,
     DIAGNOSED,
     bn_value,
-    decoded_token,
     disagreeing_member,
     matching_layout,
     range_problems,
     recomputed_hash,
-    token_bytes_problems,
     tree_layouts,
 )
 from csi_conformance.ledger_crypto import (
     ROOT_HISTORY,
-    TOKEN_DISCRIMINATOR,
     TOKEN_PROGRAM_ID,
     b58encode,
 )
@@ -72,7 +68,7 @@ TREE_STATES: MemoKey[dict[int, dict]] = MemoKey("tree_states", dict)
 """The trees' roots the run's proofs gave, by slot: proofs at one slot must agree on them."""
 
 
-def _accounts_in(answer: Answer) -> list[tuple[dict, dict | None, str]]:
+def accounts_in(answer: Answer) -> list[tuple[dict, dict | None, str]]:
     """(account, its token data or None, the account's JSON path) for every CompressedAccount anywhere
     in an answer's result, in document order; walked once for the three checks that need it."""
     return answer.derived("accounts", lambda: _walk_accounts(answer.result))
@@ -115,7 +111,7 @@ def account_hashes(ctx: CheckContext, answer: Answer) -> None:
     """A hash that does not recompute names the member at fault when another value the run saw for one of
     its inputs (the same account elsewhere, the answer's other accounts, a neighbouring leaf index) makes it
     recompute: a wrong leafIndex is reported at the leafIndex, not as a wrong hash."""
-    accounts = _accounts_in(answer)
+    accounts = accounts_in(answer)
     for account, _, where in accounts:
         recomputes = hash_recomputes(ctx, account)
         if recomputes is None:
@@ -172,86 +168,6 @@ def value_ranges(ctx: CheckContext, answer: Answer) -> None:
     for problem in problems:
         ctx.defer(CheckFailure("Value out of range", expected=problem.bound, received=problem.value, answer=answer,
                                method=answer.method, path=problem.path))
-
-
-def _sliced(answer: Answer) -> bool:
-    return isinstance(answer.params, dict) and answer.params.get("dataSlice") is not None
-
-
-def _classic_token(account: dict) -> bool:
-    """Whether a token account has the classic layout (discriminator 2): borsh TokenData, Poseidon data hash.
-    The newer token program's accounts (discriminators 3·2^56 and 4·2^56) may carry extensions in a layout of
-    their own: the bytes check leaves them alone (their data hash is judged by every version's rule)."""
-    data = account.get("data")
-    return isinstance(data, dict) and data.get("discriminator") == TOKEN_DISCRIMINATOR
-
-
-def _token_fields(account: dict, token: dict | None, answer: Answer) -> dict | None:
-    """The token data a token account's data hash is built from: its `tokenData`, or else (an account
-    listed without it) its own data bytes when they are whole and read as TokenData; None for other accounts."""
-    if token is not None:
-        return token
-    if account.get("owner") != TOKEN_PROGRAM or _sliced(answer):
-        return None
-    return decoded_token(account["data"].get("data"))
-
-
-def _expected_token_hashes(ctx: CheckContext, account: dict, token: dict | None, answer: Answer) -> TokenHashes | None:
-    """The data hashes the token program gives this account, by each rule its discriminator and tree allow;
-    None for an account that is no token account (or whose hash no rule can be worked out for)."""
-    data = account["data"]
-    if token is None and account.get("owner") != TOKEN_PROGRAM:
-        return None
-    whole = None if _sliced(answer) or not isinstance(data.get("data"), str) else data["data"]
-    batched = account_tree_batched(account, ctx.batched_trees, frozenset(ctx.keys.get("batched_trees")))
-    found = token_hashes(data.get("discriminator"), _token_fields(account, token, answer), whole, batched)
-    return found if found is not None and found.expected else None
-
-
-@answer_check("crypto.token-data-hash", clauses=("ledger-H2",), basis=Basis.LEDGER, carries="TokenData",
-              description="A token account's dataHash recomputes from its token data by a rule the token program "
-                          "applies to its version and tree (v1, v2 amount big-endian, SHA-256 of its bytes)")
-def token_hashes_check(ctx: CheckContext, answer: Answer) -> None:
-    """FAILs only a dataHash that no rule of the account's token version and tree kind gives
-    (`harness.verify.token_hashes`); an account whose rules cannot be worked out is left to the schema checks."""
-    for account, token, where in _accounts_in(answer):
-        if not isinstance(account.get("data"), dict):
-            continue
-        found = _expected_token_hashes(ctx, account, token, answer)
-        if found is None:
-            continue  # no token account, or malformed: schema.result and crypto.value-ranges report it
-        ctx.examined("token accounts")
-        served = account["data"].get("dataHash")
-        if found.matches(served):
-            continue
-        if found.unknown is not None:
-            partly(ctx, f"token account {account.get('hash')}: its dataHash matches no rule worked out, and "
-                        f"{found.unknown}")
-            continue
-        rules = list(found.expected)
-        expected = found.expected[rules[0]] if len(rules) == 1 else list(found.expected.values())
-        ctx.defer(Mismatch("Token data hash does not recompute", expected=expected, received=served, answer=answer,
-                           method=answer.method, path=f"{where}.data.dataHash",
-                           detail={"rules tried": rules}))
-
-
-@answer_check("crypto.token-data-bytes", clauses=("ledger-H2",), basis=Basis.LEDGER, carries="TokenData",
-              description="A token account's data bytes are borsh TokenData equal to its tokenData")
-def token_bytes(ctx: CheckContext, answer: Answer) -> None:
-    if _sliced(answer):
-        return
-    for account, token, where in _accounts_in(answer):
-        found = token_bytes_problems(account, token) if token is not None and _classic_token(account) else None
-        if found is None:
-            continue
-        ctx.examined("token accounts")
-        if found.unreadable:
-            ctx.defer(CheckFailure("Token data bytes are not TokenData", expected="account.data.data decodes as "
-                                   "borsh TokenData", received=found.unreadable, answer=answer,
-                                   method=answer.method, path=f"{where}.data.data"))
-        elif not found.agrees:
-            ctx.defer(Mismatch("Token data bytes disagree with tokenData", expected=found.held, received=found.given,
-                               answer=answer, method=answer.method, path=f"{where}.data.data"))
 
 
 @check("crypto.new-address-proof", clauses=("ledger-T2", "4.2-M16"), basis=Basis.LEDGER,

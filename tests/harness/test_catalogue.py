@@ -35,8 +35,8 @@ def test_an_answer_check_applies_where_the_answers_can_hold_what_it_judges(contr
 
 
 MODULES = {"schema": ("schemas",), "differential": ("differential", "mirror"),
-           "crypto": ("crypto", "proofs", "batched"), "consistency": ("consistency", "transactions", "balances"),
-           "health": ("health", "served")}
+           "crypto": ("crypto", "tokens", "proofs", "batched"),
+           "consistency": ("consistency", "transactions", "balances"), "health": ("health", "served")}
 """Family -> the check modules that hold it, where the module is not named after the family."""
 
 
