@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from csi_conformance.harness.context import CheckContext, answer_value
-from csi_conformance.harness.core.failures import CheckFailure, Skip
+from csi_conformance.harness.context.served import not_served
+from csi_conformance.harness.core.failures import CheckFailure, NotApplicable, Skip
 from csi_conformance.harness.core.model import Basis, Status
 from csi_conformance.harness.core.paths import BODY, member
 from csi_conformance.harness.core.registry import check
@@ -44,6 +45,9 @@ def health_ok(ctx: CheckContext) -> None:
         ctx.fail("Malformed health error", expected="error {code: integer, message: string} (§7)",
                  received=clip(error), answer=answer, clauses=("7-R1", "7-C3"),
                  path=member("error", "code" if type(error.get("code")) is not int else "message"))
+    if not_served(answer):
+        raise NotApplicable("getIndexerHealth is not served by the target (it answered \"Method not found\"): "
+                            "health.methods-served reports it once")
     raise CheckFailure("Target says it is stale", expected='"ok" from an indexer within the configured lag; an '
                        "error otherwise (the chain tip is not visible through the API, so the kit cannot tell which)",
                        received=clip(error), answer=answer,

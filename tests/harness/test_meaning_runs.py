@@ -16,6 +16,7 @@ from csi_conformance.harness.core.model import Status
 from csi_conformance.harness.engine.options import RunOptions
 from csi_conformance.harness.engine.session import certify
 from csi_conformance.ledger_ingest import LedgerSource
+from csi_conformance.reference_server.errors import METHOD_NOT_FOUND, RpcError
 
 from tests.conftest import PROOF_CHECK
 
@@ -86,3 +87,21 @@ def test_a_method_not_served_is_one_finding_and_its_checks_are_not_applicable() 
     by_id = {check.check_id: check for check in result.checks}
     balance = by_id["consistency.account-balance"]
     assert balance.status is Status.NOT_APPLICABLE and "not served" in balance.not_applicable
+
+
+def test_health_not_served_is_not_read_as_a_stale_target() -> None:
+    """getIndexerHealth answered "Method not found": one finding of health.methods-served, and health.ok N/A
+    saying so (it read as "Target says it is stale" before)."""
+
+    def health_not_served(real: Dispatch, method: str, params: Any) -> Any:
+        if method == "getIndexerHealth":
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method!r}")
+        return real(method, params)
+
+    variant = Variant("health-not-served", "health", "health.methods-served", dispatch=health_not_served)
+    with serving(variant) as url:
+        result = certify(RunOptions(target=url, report_dir=None, only=("health",)))
+    assert _fails(result) == [("health.methods-served", "Method not served", "getIndexerHealth")]
+    health = {check.check_id: check for check in result.checks}["health.ok"]
+    assert health.status is Status.NOT_APPLICABLE and "not served" in health.not_applicable
+    assert not [f for f in health.findings if f.title == "Target says it is stale"]
