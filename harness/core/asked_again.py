@@ -39,4 +39,10 @@ class AskedAgain:
     def to_json(self) -> dict[str, Any]:
         """The record as report.json writes it."""
         return {"method": self.method, "path": self.path, "deadline": self.deadline, "in_flight": self.in_flight,
-                "why": self.why, "answered": self.answered, "outcome": self.outcome}
+                "first": self.first, "why": self.why, "answered": self.answered, "outcome": self.outcome}
+
+    @classmethod
+    def from_json(cls, item: dict[str, Any]) -> AskedAgain:
+        """A record read back from report.json (`csi report merge`)."""
+        return cls(item["method"], item["path"], item["deadline"], item["in_flight"], item["first"],
+                   item["answered"], item["outcome"])

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from csi_conformance.groundwork import jsonio
+from csi_conformance.harness.core.asked_again import AskedAgain
 from csi_conformance.harness.core.errors import ConfigError
 from csi_conformance.harness.core.model import Basis, CheckResult, Finding, Observation, RunResult, Status
 from csi_conformance.harness.report.json_report import FORMAT_VERSION, REPORT_NAME
@@ -80,7 +81,8 @@ def _result(data: dict[str, Any]) -> RunResult:
                      observations=observations, interrupted=data["interrupted"], stopped=data["stopped"],
                      notes=list(data["notes"]), scenario=data["scenario"], shard=data["shard"],
                      inconclusive=list(data.get("inconclusive", ())), precondition=data.get("precondition"),
-                     error=data.get("error"))
+                     error=data.get("error"),
+                     asked_again=[AskedAgain.from_json(item) for item in data.get("asked_again", ())])
 
 
 def merge_results(results: Sequence[RunResult]) -> RunResult:
@@ -99,6 +101,7 @@ def merge_results(results: Sequence[RunResult]) -> RunResult:
     merged.checks = _merge_checks(results)
     merged.discovered = _merge_keys(r.discovered for r in results)
     merged.observations = _merge_observations(results)
+    merged.asked_again = [asked for r in results for asked in r.asked_again]
     merged.interrupted = any(r.interrupted for r in results)
     merged.stopped = next((r.stopped for r in results if r.stopped), None)
     notes, missing = _shard_notes(results)

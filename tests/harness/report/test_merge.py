@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from csi_conformance.harness.core.asked_again import AskedAgain
 from csi_conformance.harness.core.model import RunResult, Status
 from csi_conformance.harness.report import write_json
 from csi_conformance.harness.report.merge import load_report, merge_results
@@ -110,3 +111,13 @@ def test_a_check_split_across_shards_merges_into_the_whole_checks_status(contrac
     nothing = merge_results([_round_trip(shard("1/2", quiet_part), tmp_path / "c"),
                              _round_trip(shard("2/2", dataclasses.replace(quiet_part, runs=0)), tmp_path / "d")])
     assert nothing.checks[0].status is Status.SKIP and nothing.exit_code(Status.SKIP) == 3
+
+
+def test_the_requests_asked_again_of_every_shard_are_kept(contract: Contract, tmp_path: Path) -> None:
+    asked = [AskedAgain("getValidityProof", "/", 60.0, 7, "timeout after 60.0 s (no response)", True,
+                        "answered HTTP 200 in 12.0 s"),
+             AskedAgain("getValidityProof", "/", 60.0, 3, "timeout after 60.0 s (no response)", False,
+                        "timeout after 60.0 s (no response), alone too")]
+    first, second = _shard(contract, "1/2", asked_again=asked[:1]), _shard(contract, "2/2", asked_again=asked[1:])
+    merged = merge_results([_round_trip(first, tmp_path / "a"), _round_trip(second, tmp_path / "b")])
+    assert merged.asked_again == asked
