@@ -17,6 +17,7 @@ from pathlib import Path
 
 from csi_conformance.groundwork import jsonio
 from csi_conformance.harness.core.model import KINDS, CheckResult, Finding, Observation, RunResult, Status
+from csi_conformance.harness.report.asked_again import asked_again_line
 from csi_conformance.harness.report.findings import (
     KIT_ERROR_NOTE,
     GroupedFindings,
@@ -269,6 +270,9 @@ def _facts(result: RunResult) -> str:
     batched = batched_fact(result)
     if batched is not None:
         rows.append(["Batched trees", batched])
+    asked = asked_again_line(result)
+    if asked is not None:
+        rows.append(["Asked again", _e(asked)])
     if result.interrupted:
         rows.append(["Interrupted", "yes: checks not run are SKIP"])
     notes = "".join(f"<li>{_e(note)}</li>" for note in result.notes)

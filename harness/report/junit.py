@@ -30,6 +30,7 @@ from pathlib import Path
 
 from csi_conformance.harness.core.model import CheckResult, Finding, RunResult, Status
 from csi_conformance.harness.core.registry import FAMILIES
+from csi_conformance.harness.report.asked_again import asked_again_line
 from csi_conformance.harness.report.findings import (
     KIT_ERROR_NOTE,
     example_line,
@@ -90,6 +91,9 @@ def _verdict_suite(result: RunResult, gate: Status) -> ET.Element:
         element = ET.SubElement(case, "error" if code in (2, 3, 4, 130) else "failure", type=word.upper(),
                                 message=xml_text(f"{word} (csi run would exit {code})"))
         element.text = xml_text("\n".join([verdict_counts(result, gate), *verdict_reasons(result, gate)]))
+    asked = asked_again_line(result)
+    if asked is not None:  # a verdict that leaned on lone second attempts says so, green or not
+        ET.SubElement(case, "system-out").text = xml_text(asked)
     _count(suite, [suite])
     return suite
 

@@ -6,6 +6,7 @@ import dataclasses
 from html.parser import HTMLParser
 from pathlib import Path
 
+from csi_conformance.harness.core.asked_again import AskedAgain
 from csi_conformance.harness.core.model import Observation, RunResult, Status
 from csi_conformance.harness.report import render_html, write_html
 from csi_conformance.harness.report.matrix import RUN_WIDE, method_family_matrix
@@ -224,3 +225,11 @@ def test_errors_of_the_kit_unverified_and_inconclusive_reasons(contract: Contrac
     assert "an error of the kit, not of the target" in text and 'class="s ERROR"' in source
     assert 'class="s UNVERIFIED"' in source and "ledger-facts.md, not the spec text" in text
     assert "proofs 2 · 1/0 methods" not in text and "proofs 2" in text
+
+
+def test_the_requests_asked_again_are_among_the_facts(result: RunResult, contract: Contract) -> None:
+    asked = AskedAgain("getValidityProof", "/", 60.0, 7, "timeout after 60.0 s (no response)", True,
+                       "answered HTTP 200 in 12.0 s")
+    page = render_html(dataclasses.replace(result, asked_again=[asked]), contract)
+    assert "<th>Asked again</th><td>Asked again alone: 1 request(s)" in page and "getValidityProof 1" in page
+    assert "Asked again" not in render_html(result, contract)

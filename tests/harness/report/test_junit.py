@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from csi_conformance.harness.core.asked_again import AskedAgain
 from csi_conformance.harness.core.model import Basis, RunResult, Status
 from csi_conformance.harness.report import write_junit
 
@@ -164,3 +166,14 @@ def test_a_run_that_proved_nothing_is_an_error_not_green(passing: RunResult, tmp
     passing.interrupted, passing.error = False, "--max-requests: must be a whole number of 1 or more, got '0'"
     tag, message, text = _verdict(_parse(passing, tmp_path))
     assert (tag, message) == ("error", "not run (csi run would exit 2)") and "--max-requests" in text
+
+
+def test_a_green_verdict_that_leaned_on_requests_asked_again_says_so(passing: RunResult, tmp_path: Path) -> None:
+    asked = AskedAgain("getValidityProof", "/", 60.0, 7, "timeout after 60.0 s (no response)", True,
+                       "answered HTTP 200 in 12.0 s")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    leaned = _case(_parse(dataclasses.replace(passing, asked_again=[asked]), tmp_path / "a"), "verdict")
+    assert leaned.find("failure") is None and leaned.find("error") is None
+    assert leaned.findtext("system-out").startswith("Asked again alone: 1 request(s)")
+    assert _case(_parse(passing, tmp_path / "b"), "verdict").find("system-out") is None
