@@ -17,6 +17,9 @@ __all__ = ["register"]
 
 LOG_LINES = 12
 """How much of a failed transaction's log is shown."""
+DEFAULT_OPS = 200
+"""The chain of the README's recipes: 200 operations of today's programs (seed 1) make 152 blocks in 45 s on a
+shared 2-core machine, the prover's start included, and 6 s with the proofs cached."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,7 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = chain.add_subparsers(dest="action", metavar="ACTION", required=True)
     make = actions.add_parser("generate", help="draw N operations from a seed, run them through Light's programs, "
                                                "and write the blocks (getBlock results) to a folder")
-    make.add_argument("--ops", type=int, required=True, help="how many operations (transactions)")
+    make.add_argument("--ops", type=int, default=DEFAULT_OPS,
+                      help=f"how many operations (transactions; default {DEFAULT_OPS}, the README's chain: under a "
+                           "minute with the prover's start)")
     make.add_argument("--seed", type=int, default=0, help="the same seed gives the same chain (default 0)")
     make.add_argument("-o", "--out", type=Path, required=True, help="the chain folder (replaced if it holds a chain)")
     make.add_argument("--proof-cache", type=Path, help="where proofs are kept (default: $CSI_CHAIN_PROOFS or "

@@ -26,6 +26,7 @@ from csi_conformance.reference_server.serve import base_url, bind, serve
 from csi_conformance.reference_server.wiring import SERVED_API, app_for
 from csi_conformance.schema import Contract
 from csi_conformance.schema.apis import api_directories
+from csi_conformance.schema.naming import api_alternatives, api_summary
 
 __all__ = ["register"]
 
@@ -96,6 +97,7 @@ def _serve(args: argparse.Namespace) -> int:
         options = ServerOptions(api_key=args.api_key, rate_limit=args.rate_limit,
                                 max_stale_slots=args.max_stale_slots, prover_url=prover_url, proof_form=args.profile)
         sock.listen()  # connections made on reading the announcement wait in the backlog until uvicorn takes them
+        print(f"csi serve: serving {api_summary(args.api)}; {api_alternatives(args.api)}", file=sys.stderr)
         print(f"csi serve: {what} on {base_url(args.host, sock.getsockname()[1])}/", file=sys.stderr, flush=True)
     except BaseException:
         sock.close()

@@ -23,6 +23,8 @@ from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
 
 from csi_conformance.harness.core.errors import CsiError, exit_code_for
+from csi_conformance.harness.faces.exit_codes import state_exit_codes
+from csi_conformance.harness.faces.parsing import SuggestingParser
 
 __all__ = ["build_parser", "main"]
 
@@ -44,7 +46,7 @@ COMMANDS = {
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser of `csi`, with the command `argv` names registered (every command when `argv` is None)."""
-    parser = argparse.ArgumentParser(
+    parser = SuggestingParser(
         prog="csi", description="Conformance kit for the Compressed-State Indexer JSON-RPC API 0.50.0"
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -64,6 +66,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     for name, summary in COMMANDS.items():
         if name not in subparsers.choices:
             subparsers.add_parser(name, help=summary)
+    state_exit_codes(parser)
     return parser
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from csi_conformance.harness.core.errors import UsageError
 from csi_conformance.harness.core.model import RunResult
 from csi_conformance.harness.engine.options import GATE_CHOICES, OPTIONS, RunOptions
+from rich.text import Text
 
 __all__ = ["options_from_args", "register"]
 
@@ -26,9 +27,7 @@ GATES = GATE_CHOICES
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "run", help="certify an endpoint against the spec",
-        description="Certify an endpoint against the spec. Reports go to --report-dir (default csi-report). "
-                    "Exit codes: 0 conformant, 1 findings at or above --fail-on, 2 usage or configuration error, "
-                    "3 inconclusive, 4 an error of the kit, 130 interrupted.")
+        description="Certify an endpoint against the spec. Reports go to --report-dir (default csi-report).")
     for option in OPTIONS:
         if option.flag:
             parser.add_argument(f"--{option.name}", help=option.help, action="store_const", const=True,
@@ -75,11 +74,35 @@ def _run(args: argparse.Namespace) -> int:
         options = RunOptions.from_inputs(given)
     except UsageError:
         options = None
+    handle = reporter.handle
     if options is not None:
         reporter.gate = options.fail_on
+        handle = _first_saying(_contract_line(options.api), reporter)
     with reporter:
-        result = certify(options if options is not None else given, on_event=reporter.handle)
+        result = certify(options if options is not None else given, on_event=handle)
     return _ended(result, options)
+
+
+def _first_saying(line: str, reporter: Any) -> Callable[[Any], None]:
+    """The reporter's handler, printing `line` before the run's first event: a run that does not start (a report
+    folder it cannot write) prints its one line alone."""
+    said = False
+
+    def handle(event: Any) -> None:
+        nonlocal said
+        if not said:
+            said = True
+            reporter.console.print(Text(line))
+        reporter.handle(event)
+
+    return handle
+
+
+def _contract_line(api: str) -> str:
+    """The run's first line: the contract it judges by, and how to choose the other."""
+    from csi_conformance.schema.naming import api_alternatives, api_summary
+
+    return f"judging against API {api_summary(api)}; {api_alternatives(api)}"
 
 
 def _ended(result: RunResult, options: RunOptions | None) -> int:
