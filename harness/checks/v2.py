@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
 
-from csi_conformance.harness.context import Answer, CheckContext, MemoKey
-from csi_conformance.harness.context.served import NOT_SERVED
+from csi_conformance.harness.context import Answer, CheckContext, MemoKey, answer_value
+from csi_conformance.harness.context.served import NOT_SERVED, not_served
 from csi_conformance.harness.core.failures import CheckFailure, NotApplicable, Skip
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.harness.core.paths import member, result_value
@@ -38,7 +38,6 @@ ACCOUNTS_ASKED = 40
 PER_REQUEST = 20
 PROOF_TREES = 3
 """Trees a combined validity proof takes one account of, at most (the prover's counts allow 1 to 4)."""
-METHOD_NOT_FOUND = -32601
 Seen = tuple[dict, Answer, int]
 """An AccountV2 as the target gave it, the answer it came in and its place in that answer's items."""
 V2_ACCOUNTS: MemoKey[dict[str, Seen]] = MemoKey("v2 accounts")
@@ -61,13 +60,14 @@ def method_present(ctx: CheckContext) -> None:
     for name in ctx.contract.own_methods():
         method = ctx.contract.method(name)
         answer = ctx.call(name, formal_params(ctx, method))
-        error = answer.error or {}
-        if error.get("code") == METHOD_NOT_FOUND:
+        if not_served(answer):
             callers = list(method.observed.get("called_by", ()))
             who = ", ".join(callers) if callers else "no published client we know of, but the contract lists it"
             ctx.defer(CheckFailure(f"Method of the contract missing: {name}", method=name,
                                    expected=f"{name} served, as {ctx.contract.version} lists it; called by {who}",
-                                   received=error, answer=answer, path=member("error"),
+                                   received=answer.error if answer.error is not None else answer_value(answer),
+                                   answer=answer,
+                                   path=member("error") if answer.error is not None else member("result"),
                                    clauses=(method.clause, "photon-R10"),
                                    detail={"called_by": callers, NOT_SERVED: name}))
         ctx.examined("methods", method=name)

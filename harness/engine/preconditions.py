@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.connection import NOT_JSON, Exchange
 from csi_conformance.harness.context import CheckContext
+from csi_conformance.harness.context.served import METHOD_NOT_FOUND
 from csi_conformance.harness.core.errors import PreconditionUnmet
 
 __all__ = ["PROBED_SIGNATURES", "caught_up", "knows_ledger", "preflight"]
 
-METHOD_NOT_FOUND = -32601
 PROBED_SIGNATURES = 5
 """How many of the ledger's transactions are asked of the target before the run (spread over the ledger)."""
 
