@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup prover browser run test lint export fuzz soak mutate serve clean
+.PHONY: setup prover prover-v2 browser run test lint export fuzz soak mutate serve clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11 or newer is required")'
@@ -18,6 +18,9 @@ setup: $(STAMP)
 prover: $(STAMP)  # the light prover (npm package @lightprotocol/zk-compression-cli 0.18.0) into the user cache
 	$(BIN)/csi prover install
 
+prover-v2: $(STAMP)  # the prover of the v2 circuits (npm 0.27.0, 151 MB): batched trees' proofs and the chain's forester
+	$(BIN)/csi prover install --v2
+
 run: $(STAMP) prover  # the reference serves real proofs, and crypto.groth16-proof verifies them
 	$(BIN)/csi run --report-dir reports
 
@@ -26,9 +29,10 @@ browser:  # headless Chromium from Debian's packages: the report's browser test 
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  $(APT) install -y chromium || { $(APT) update && $(APT) install -y chromium; }
 
-test: $(STAMP) prover browser  # the proof tests run the real prover end to end; the browser test runs Chromium
+# `make test` takes tens of minutes; tests/test_docs_site.py in it builds the docs site (mkdocs build --strict)
+test: $(STAMP) prover prover-v2 browser  # the proof tests run the real prover end to end; the browser test runs Chromium
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -o console_output_style=count -rfE
+	$(BIN)/python -m pytest -o console_output_style=count -rfE --durations=30
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -36,6 +40,7 @@ lint: $(STAMP)
 export: $(STAMP) browser
 	$(BIN)/csi schema export --format all --dir schema/dist
 	$(BIN)/python -m tests.harness.clause_map > docs/clauses.md
+	$(BIN)/python -m tests.docs_reference docs/reference
 	CSI_PROVER=none $(BIN)/python -m tests.harness.report.screenshot docs/report.png
 
 serve: $(STAMP)

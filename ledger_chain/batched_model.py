@@ -2,9 +2,10 @@
 
 An output to a batched tree waits in its output queue at a leaf index the queue's `next_index`
 gives; a spend by index zeroes that value in the queue and puts a nullifier into the tree's input
-queue; the tree itself changes only by the forester's batch append and nullify, which need
-proofs no package here makes, so its next index stays 0 and its root the empty one. After every
-transaction the queue and tree accounts are read and must say exactly that (`check`).
+queue; the tree itself changes only by the forester's batch append and nullify (`batch_forester.py`,
+proofs under the kit setup; without it the tree stays empty). After every transaction the queue and
+tree accounts are read and must say exactly that: values, next index, sequence number, root history
+(`check`).
 
 Account layouts (measured on the 0.28.3 dumps, Light's `program-libs/batched-merkle-tree`):
 an output queue has `QueueBatches` at byte 232 (num_batches, batch_size, zkp_batch_size,
@@ -22,12 +23,13 @@ from dataclasses import dataclass, field, replace
 from csi_conformance.ledger_chain.model import LiveAccount, Model
 from csi_conformance.ledger_chain.runtime import ChainError, Runtime
 from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT, StateTree
-from csi_conformance.ledger_ingest import LedgerTransaction
+from csi_conformance.ledger_ingest import LedgerTransaction, QueuedNullifier
 from solders.pubkey import Pubkey
 
 __all__ = ["OnChainQueue", "QueueMirror", "TodayModel", "read_batched_tree", "read_output_queue"]
 
 _ZERO = bytes(32)
+ZERO_ROOT = StateTree(height=BATCHED_STATE_HEIGHT).root
 QUEUE_BATCHES = 232
 VALUES = 552
 TREE_NUMBERS = 232
@@ -53,6 +55,22 @@ class OnChainBatchedTree:
     input_next_index: int
     """Nullifiers the input queue received."""
     root: bytes
+    history: tuple[bytes, ...] = ()
+    """The root history as the account holds it (a cyclic buffer: slot = sequence number % capacity)."""
+
+
+def _history(roots: list[bytes], length: int) -> tuple[bytes, ...]:
+    """The cyclic root history of `length` slots after `roots`, as the program keeps it."""
+    slots: list[bytes] = [b""] * length
+    for sequence, root in enumerate(roots[-length:] if length else [], start=max(0, len(roots) - length)):
+        slots[sequence % length] = root
+    return tuple(slots)
+
+
+def _same_history(onchain: tuple[bytes, ...], kit: tuple[bytes, ...]) -> bool:
+    """Slot by slot equal, but for slots the program zeroed: when it clears an input-queue batch's bloom filter it
+    zeroes the roots that could still prove what that filter held, which the kit does not model."""
+    return len(onchain) == len(kit) and all(a in (b, _ZERO) for a, b in zip(onchain, kit, strict=True))
 
 
 def read_output_queue(data: bytes) -> OnChainQueue:
@@ -68,9 +86,10 @@ def read_output_queue(data: bytes) -> OnChainQueue:
 def read_batched_tree(data: bytes) -> OnChainBatchedTree:
     sequence_number, next_index = struct.unpack_from("<QQ", data, TREE_NUMBERS)
     input_next_index = struct.unpack_from("<7Q", data, INPUT_QUEUE_BATCHES)[6]
-    current = struct.unpack_from("<Q", data, ROOT_HISTORY)[0]
-    start = ROOT_HISTORY + 32 + 32 * current
-    return OnChainBatchedTree(sequence_number, next_index, input_next_index, bytes(data[start:start + 32]))
+    length, capacity = struct.unpack_from("<QQ", data, ROOT_HISTORY + 8)
+    start = ROOT_HISTORY + 32 + 32 * (sequence_number % capacity)  # one root per sequence number, cyclic
+    history = tuple(bytes(data[ROOT_HISTORY + 32 + 32 * i:ROOT_HISTORY + 64 + 32 * i]) for i in range(length))
+    return OnChainBatchedTree(sequence_number, next_index, input_next_index, bytes(data[start:start + 32]), history)
 
 
 @dataclass
@@ -81,7 +100,20 @@ class QueueMirror:
     outputs: dict[int, bytes] = field(default_factory=dict)
     nullifiers: int = 0
     tree: StateTree = field(default_factory=lambda: StateTree(height=BATCHED_STATE_HEIGHT))
-    """The tree itself: nothing is appended without the forester, so its root stays the empty one."""
+    """The tree itself: it changes only by the forester's batches (`batch_forester.py`)."""
+    hashes: dict[int, bytes] = field(default_factory=dict)
+    """Leaf index -> the hash queued there (kept when spent by index: a batch append proves it)."""
+    queued: dict[int, QueuedNullifier] = field(default_factory=dict)
+    """Input-queue index -> the nullifier queued there."""
+    appended: int = 0
+    """The tree's next index: leaves the forester appended."""
+    nullified: int = 0
+    """Input-queue entries the forester wrote into the tree."""
+    roots: list[bytes] = field(default_factory=lambda: [ZERO_ROOT])
+    """Every root the tree had, the empty tree's first: one more per batch (its sequence number)."""
+
+    def record_root(self, root: bytes) -> None:
+        self.roots.append(root)
 
     @property
     def next_index(self) -> int:
@@ -124,6 +156,7 @@ class TodayModel(Model):
                 raise ChainError(f"the chain queued 0x{output.hash.hex()} at leaf {output.leaf_index}; the kit's "
                                  f"queue of {tree} is at {mirror.next_index}")
             mirror.outputs[output.leaf_index] = output.hash
+            mirror.hashes[output.leaf_index] = output.hash
             self.live[output.hash] = LiveAccount(output.hash, tree, output.leaf_index, Pubkey.from_bytes(output.owner),
                                                  output.lamports, output.address, output.token)
         for item in changes.queued_nullifiers:
@@ -132,6 +165,7 @@ class TodayModel(Model):
                 raise ChainError(f"the chain put a nullifier at input-queue index {item.queue_index}; the kit's "
                                  f"input queue is at {mirror.nullifiers}")
             mirror.nullifiers += 1
+            mirror.queued[item.queue_index] = item
             if item.prove_by_index:
                 mirror.outputs[item.leaf_index] = _ZERO
 
@@ -147,8 +181,8 @@ class TodayModel(Model):
                 raise ChainError(f"output queue {mirror.queue}: next index {queue.next_index}, the kit's "
                                  f"{mirror.next_index}; values differ at leaves {differ[:5]}")
             onchain = read_batched_tree(runtime.data(tree))
-            expected = (0, 0, mirror.nullifiers, mirror.tree.root)
+            expected = (len(mirror.roots) - 1, mirror.appended, mirror.nullifiers, mirror.tree.root)
             found = (onchain.sequence_number, onchain.next_index, onchain.input_next_index, onchain.root)
-            if found != expected:
+            if found != expected or not _same_history(onchain.history, _history(mirror.roots, len(onchain.history))):
                 raise ChainError(f"batched tree {tree}: on-chain (seq, next index, nullifiers, root) {found}, "
-                                 f"the kit's {expected}")
+                                 f"the kit's {expected} (or their root histories differ)")

@@ -8,8 +8,9 @@ as before and an input of a batched tree names its tree (`bmt…`), its output q
 `prove_by_index = true`; the program then finds the account's hash at that index of the queue and
 zeroes it there. An output names the output queue of its tree (a v1 tree names the tree). With only
 such inputs and no new address there is no proof (a proof there is verified, and fails). Spends
-of v1 accounts need a validity proof, which today's verifier refuses from the installed prover
-(`RefusedV1Spend`).
+of v1 accounts need a validity proof: the published 0.28.3 verifier (October 2025 keys) refuses the
+installed prover's (`RefusedV1Spend`); with the June 2025 keys patched in it accepts them, and v1 spends
+are `operations.SolInvoke`'s as on 0.18.0's programs.
 """
 
 from __future__ import annotations
@@ -202,7 +203,8 @@ class DoubleSpendByIndex(Operation):
 
 @dataclass(frozen=True)
 class RefusedV1Spend(Operation):
-    """A v1 transfer with a real proof of the installed (0.18.0) prover: today's verifier refuses it (6043)."""
+    """A v1 transfer with a real proof of the installed (0.18.0) prover: the published 0.28.3 verifier, which
+    checks Light's October 2025 keys, refuses it (6043). Drawn only on a chain of the unpatched programs."""
 
     kind: ClassVar[str] = "v1-spend-refused"
     spend: SolInvoke

@@ -16,6 +16,7 @@ import base64
 from dataclasses import dataclass, field
 from typing import Any
 
+from csi_conformance.ledger_chain.batch_programs import KitBatchPrograms
 from csi_conformance.ledger_chain.batched_model import QueueMirror, TodayModel
 from csi_conformance.ledger_chain.blocks import BlockInfo, block_result, transaction_entry
 from csi_conformance.ledger_chain.hashes import block_hash, genesis_hash
@@ -86,6 +87,8 @@ class Chain:
         self.runtime = Runtime(self.installation, forester=self.keys.forester.pubkey())
         for key, lamports in genesis_funding(self.keys).items():
             self.runtime.fund(key, lamports)
+        if isinstance(self.installation, KitBatchPrograms):  # its forester appends and nullifies the batched trees
+            self.installation.genesis(self.runtime, self.keys.forester.pubkey(), BATCHED_TREES)
         v1_trees = {STATE_TREE: StateTreeMirror(STATE_TREE, NULLIFIER_QUEUE)}
         if self.today:
             self.model: Model = TodayModel(v1_trees, ADDRESS_TREE, ADDRESS_QUEUE, batched={

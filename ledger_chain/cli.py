@@ -36,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                        f"{default_cache_dir()})")
     make.add_argument("--programs", choices=PROGRAM_VERSIONS, default=PROGRAM_VERSIONS[0],
                       help="Light's programs of @lightprotocol/zk-compression-cli at this version: 0.28.3, today's "
-                           "(v1 and batched trees; the default), or 0.18.0 (v1 trees only)")
+                           "(v1 and batched trees; the default; run with Light's June 2025 verifying keys patched "
+                           "in, so the installed prover's proofs verify), or 0.18.0 (v1 trees only)")
     make.set_defaults(handler=_generate)
     serve = actions.add_parser("serve", help="a Solana JSON-RPC node over a chain folder, on loopback")
     serve.add_argument("folder", type=Path, help="a folder written by `csi chain generate`")

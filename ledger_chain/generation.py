@@ -26,22 +26,27 @@ import yaml
 from csi_conformance.groundwork.errors import ConfigError, UsageError
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.ledger_chain.accounts import read_tree
+from csi_conformance.ledger_chain.batch_forester import forest, start_forester
+from csi_conformance.ledger_chain.batch_programs import with_batch_keys
 from csi_conformance.ledger_chain.batched_model import TodayModel
-from csi_conformance.ledger_chain.chain import FIRST_SLOT, Chain, genesis_funding
+from csi_conformance.ledger_chain.chain import FIRST_SLOT, Chain, genesis_funding, program_set
 from csi_conformance.ledger_chain.draw import next_step
 from csi_conformance.ledger_chain.kinds import KINDS, Users
+from csi_conformance.ledger_chain.patched_programs import install_patched, patched_manifest
 from csi_conformance.ledger_chain.proofs import ChainProver
-from csi_conformance.ledger_chain.today import TodayPrograms, install_today
-from csi_conformance.ledger_chain.today_kinds import TODAY_KINDS
-from csi_conformance.ledger_proofs.install import Installation, find_installation, manifest
+from csi_conformance.ledger_chain.today import TodayPrograms, install_today, today_manifest
+from csi_conformance.ledger_chain.today_kinds import kinds_for
+from csi_conformance.ledger_proofs.install import Installation, find_installation
 
-__all__ = ["MANIFEST", "PROGRAM_VERSIONS", "Generated", "generate", "installed", "programs_for", "write_chain"]
+__all__ = ["MANIFEST", "PROGRAM_VERSIONS", "Generated", "generate", "installed", "programs_for", "programs_named",
+           "write_chain"]
 
 MANIFEST = "chain.yaml"
 FORMAT = 1
 TODAY, V1 = "0.28.3", "0.18.0"
 PROGRAM_VERSIONS = (TODAY, V1)
-"""The program sets a chain can run: today's (the default) and 0.18.0's (v1 trees only)."""
+"""The program sets a chain can run: today's (the default: 0.28.3 with the June 2025 verifying keys, see
+`patched_programs.py`) and 0.18.0's (v1 trees only)."""
 
 
 @dataclass(frozen=True)
@@ -65,12 +70,25 @@ def installed() -> Installation:
 
 
 def programs_for(version: str, *, say: Callable[[str], None] | None = None) -> Installation | TodayPrograms:
-    """The installed programs of `version` (today's are installed from npm on first use)."""
+    """The installed programs of `version` (today's, with the June 2025 verifying keys, are installed from npm and
+    patched on first use)."""
     if version == TODAY:
-        return install_today(log=say)
+        return with_batch_keys(install_patched(log=say), say=say)
     if version == V1:
         return installed()
     raise UsageError(f"--programs must be one of {', '.join(PROGRAM_VERSIONS)}, got {version}")
+
+
+def programs_named(label: str) -> Installation | TodayPrograms:
+    """The programs a chain's manifest names (`programs:`): the patched set, the published 0.28.3 one (chains made
+    before the patched set was the default), or 0.18.0's."""
+    if label == patched_manifest()["label"]:
+        return install_patched()
+    if label.startswith(patched_manifest()["label"] + " + "):  # with the kit setup's batch keys
+        return with_batch_keys(install_patched())
+    if label == f"{today_manifest()['package']}@{today_manifest()['version']}":
+        return install_today()
+    return installed()
 
 
 def generate(ops: int, seed: int, out: Path, *, prover: ChainProver | None = None,
@@ -85,9 +103,11 @@ def generate(ops: int, seed: int, out: Path, *, prover: ChainProver | None = Non
     began = time.monotonic()
     prover = prover or ChainProver(on_start=say)
     chain = Chain(seed, installation or installed(), prover)
+    say(f"programs: {program_set(chain.installation)[0]}")
     users = Users(tuple(chain.keys.users))
     kinds: Counter[str] = Counter()
-    drawn_from = TODAY_KINDS if chain.today else KINDS
+    drawn_from = kinds_for(chain.installation.v1_proofs) if isinstance(chain.installation, TodayPrograms) else KINDS
+    batch_prover = start_forester(chain)
     for index in range(ops):
         operation, slots = next_step(chain.model, users, kinds.keys(), seed=seed, index=index, kinds=drawn_from)
         chain.advance(slots if index else 0)
@@ -95,6 +115,11 @@ def generate(ops: int, seed: int, out: Path, *, prover: ChainProver | None = Non
         kinds[operation.kind] += 1
         say(f"[{index + 1}/{ops}] slot {chain.slot}: {operation.describe()} "
             f"({executed.compute_units:,} CU{', refused as planned' if executed.err else ''})")
+        for batch, done in forest(chain) if batch_prover else ():
+            kinds[batch.kind] += 1
+            say(f"[{index + 1}/{ops}] slot {chain.slot}: {batch.describe()} ({done.compute_units:,} CU)")
+    if batch_prover:
+        batch_prover.stop()
     chain.close_block()
     write_chain(out, chain, ops, kinds)
     return Generated(out, len(chain.blocks), len(chain.log), dict(kinds), prover.proved, prover.cached,
@@ -118,8 +143,7 @@ def manifest_of(chain: Chain, ops: int, kinds: Counter[str]) -> dict[str, Any]:
         "format": FORMAT,
         "seed": chain.seed,
         "operations": ops,
-        "programs": chain.installation.label if isinstance(chain.installation, TodayPrograms)
-        else f"{manifest()['package']}@{manifest()['version']}",
+        "programs": program_set(chain.installation)[0],
         "first_slot": FIRST_SLOT,
         "last_slot": chain.blocks[-1][0] if chain.blocks else FIRST_SLOT,
         "blocks": len(chain.blocks),

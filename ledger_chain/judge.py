@@ -26,6 +26,7 @@ from csi_conformance.ledger_chain.operations import address_of, input_of
 from csi_conformance.ledger_chain.programs import error_meaning
 from csi_conformance.ledger_chain.runtime import Executed, failing_program
 from csi_conformance.ledger_chain.system import NewAddress, Output, invoke
+from csi_conformance.ledger_chain.today_errors import today_error_meaning
 from csi_conformance.ledger_chain.token import TokenInput, TokenOutput, transfer
 from solders.compute_budget import set_compute_unit_limit
 from solders.instruction import Instruction
@@ -114,7 +115,7 @@ def judge_proof(chain: Chain, *, hashes: Sequence[bytes] = (), seeds: Sequence[b
         ix = _spend(chain, signer, accounts, seeds, proof, root_indices)
     message = Message.new_with_blockhash([set_compute_unit_limit(COMPUTE_UNITS), ix], signer.pubkey(),
                                          chain.runtime.blockhash)
-    return _verdict(chain.runtime.simulate(Transaction([signer], message, chain.runtime.blockhash)))
+    return _verdict(chain.runtime.simulate(Transaction([signer], message, chain.runtime.blockhash)), today=chain.today)
 
 
 def _signer(chain: Chain, accounts: Sequence[LiveAccount]) -> Keypair:
@@ -155,11 +156,16 @@ def _token_spend(chain: Chain, signer: Keypair, accounts: Sequence[LiveAccount],
                     outputs=[TokenOutput(signer.pubkey(), total, accounts[0].tree)], proof=proof)
 
 
-def _verdict(executed: Executed) -> Verdict:
+def _verdict(executed: Executed, *, today: bool = False) -> Verdict:
+    """The programs' verdict; a refusal's code in the words of the programs that gave it (today's have their own)."""
     if executed.err is None:
         return Verdict(True, None, "accepted", executed.logs, executed.compute_units)
     code = executed.custom_code
-    meaning = error_meaning(code, failing_program(executed.logs)) if code is not None else panic_meaning(executed)
+    if code is None:
+        meaning = panic_meaning(executed)
+    else:
+        meaning = today_error_meaning(code, executed.logs) if today else error_meaning(code,
+                                                                                       failing_program(executed.logs))
     return Verdict(False, code, meaning, executed.logs, executed.compute_units)
 
 

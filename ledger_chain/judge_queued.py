@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from csi_conformance.ledger_chain.batched_model import TodayModel
 from csi_conformance.ledger_chain.batched_ops import invoke_by_index, token_transfer_by_index
+from csi_conformance.ledger_chain.batched_token_ops import thaw_by_index
 from csi_conformance.ledger_chain.chain import COMPUTE_UNITS, Chain
 from csi_conformance.ledger_chain.judge import Verdict, panic_meaning
 from csi_conformance.ledger_chain.model import LiveAccount
@@ -34,7 +35,8 @@ __all__ = ["Queued", "judge_spend_by_index", "queued_accounts"]
 @dataclass(frozen=True)
 class Queued:
     """An account the chain wrote into a batched tree's output queue: still there (live), or spent by index
-    (its value zeroed). `signable`: a user of the chain can sign a spend of it (a token account unfrozen)."""
+    (its value zeroed). `signable`: a key of the chain can sign a spend of it (its holder; for a frozen token
+    account, its mint's freeze authority, whose thaw spends it)."""
 
     account: LiveAccount
     queue: Pubkey
@@ -55,12 +57,13 @@ def queued_accounts(chain: Chain) -> list[Queued]:
 
 
 def _signable(account: LiveAccount, users: set[Pubkey]) -> bool:
-    return account.holder in users and (account.token is None or account.token.state == "initialized")
+    return account.holder in users and (account.token is None or account.token.state in ("initialized", "frozen"))
 
 
 def judge_spend_by_index(chain: Chain, hash_: bytes, *, tree: Pubkey, leaf_index: int) -> Verdict:
     """Simulate spending the queued account `hash_` by index as if it were at `leaf_index` of `tree`'s output
-    queue (its owner signs; the value goes to a v1 tree, so no full output queue refuses it first).
+    queue (its owner signs, or for a frozen token account the freeze authority thaws it; the value goes to a v1
+    tree, so no full output queue refuses it first).
     ValueError when `hash_` is no queued account a user of the chain can sign for, or the index no u32."""
     if not 0 <= leaf_index < 2**32:
         raise ValueError(f"leaf index {leaf_index} is no u32: no transaction can carry it")
@@ -70,7 +73,10 @@ def judge_spend_by_index(chain: Chain, hash_: bytes, *, tree: Pubkey, leaf_index
     account = replace(queued.account, tree=tree, leaf_index=leaf_index)
     signer = chain.keys.signer_of(account.holder)
     queues = {**{key: mirror.queue for key, mirror in chain.model.state_trees.items()}, **BATCHED_TREES}
-    if account.token is None:
+    if account.token is not None and account.token.state == "frozen":
+        signer = chain.keys.treasurer
+        ix = thaw_by_index(signer.pubkey(), account, tree=STATE_TREE, queues=queues)
+    elif account.token is None:
         ix = invoke_by_index(payer=signer.pubkey(), inputs=[account],
                              outputs=[Output(signer.pubkey(), account.lamports, STATE_TREE)], queues=queues)
     else:

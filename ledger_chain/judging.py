@@ -22,6 +22,7 @@ from csi_conformance.ledger_chain.judge import spent_accounts as spent_hashes
 from csi_conformance.ledger_chain.judge_queued import judge_spend_by_index, queued_accounts
 from csi_conformance.ledger_chain.replay import load_chain
 from csi_conformance.ledger_chain.runtime import ChainError
+from csi_conformance.ledger_chain.today import TodayPrograms
 from solders.pubkey import Pubkey
 
 __all__ = ["AccountGroup", "ChainError", "ChainJudge", "QueuedAccount", "RootHistory", "SpentAccount", "Verdict"]
@@ -72,6 +73,13 @@ class ChainJudge:
     def today(self) -> bool:
         """Whether today's programs (0.28.3) made the chain, not 0.18.0's."""
         return self._chain.today
+
+    @property
+    def verifies_v1_proofs(self) -> bool:
+        """Whether the chain's light system program verifies the v1 proofs of the prover this kit installs: 0.18.0's
+        and today's with Light's June 2025 verifying keys do; the published 0.28.3 (October 2025 keys) does not."""
+        installation = self._chain.installation
+        return not isinstance(installation, TodayPrograms) or installation.v1_proofs
 
     @property
     def address_tree(self) -> str:

@@ -20,8 +20,9 @@ import yaml
 from csi_conformance.groundwork.errors import ConfigError, JsonError
 from csi_conformance.groundwork.jsonio import loads
 from csi_conformance.ledger_chain.accounts import read_tree
+from csi_conformance.ledger_chain.batched_ops import INVOKE as TODAY_INVOKE
 from csi_conformance.ledger_chain.chain import Chain
-from csi_conformance.ledger_chain.generation import MANIFEST, TODAY, V1, programs_for
+from csi_conformance.ledger_chain.generation import MANIFEST, programs_named
 from csi_conformance.ledger_chain.layouts import INVOKE, discriminator
 from csi_conformance.ledger_chain.model import Mint, StateTreeMirror
 from csi_conformance.ledger_chain.operations import address_of
@@ -76,8 +77,8 @@ class Replayer:
 
     def __init__(self, folder: Path, *, installation: Installation | TodayPrograms | None = None) -> None:
         self.source = read_chain(folder)
-        version = TODAY if str(self.source.manifest.get("programs", "")).endswith("@" + TODAY) else V1
-        self.chain = Chain(int(self.source.manifest["seed"]), installation or programs_for(version), ChainProver())
+        programs = installation or programs_named(str(self.source.manifest.get("programs", "")))
+        self.chain = Chain(int(self.source.manifest["seed"]), programs, ChainProver())
         forester = self.source.manifest.get("genesis", {}).get("forester")
         if forester is not None and forester != str(self.chain.keys.forester.pubkey()):
             raise ConfigError(f"{self.source.folder / MANIFEST}: its forester is not the one of seed {self.chain.seed}")
@@ -122,7 +123,7 @@ def replay_block(chain: Chain, slot: int, block: dict[str, Any]) -> None:
             for output in changes.opened:
                 if output.queue is None:
                     _learn_tree(chain, Pubkey.from_bytes(output.tree))
-            chain.model.apply(changes, queued=() if chain.today else tuple(_new_addresses(tx)))
+            chain.model.apply(changes, queued=tuple(_new_addresses(tx, today=chain.today)))
         chain.keep(entry)
     chain.close_block()
     if chain.blocks and chain.blocks[-1][1]["blockhash"] != block.get("blockhash"):
@@ -150,14 +151,16 @@ def _learn_tokens(chain: Chain, mints: Iterable[str]) -> None:
                 chain.model.spl[(user, mint)] = int.from_bytes(account[64:72], "little")
 
 
-def _new_addresses(tx: Transaction) -> Iterator[int]:
-    """The addresses a transaction's `invoke` instructions create (their seeds, in the address tree named)."""
+def _new_addresses(tx: Transaction, *, today: bool) -> Iterator[int]:
+    """The addresses a transaction's `invoke` instructions create (their seeds, in the address tree named); today's
+    layout names an input's place with `prove_by_index` where 0.18.0's had an empty `queue_index`."""
     keys = tx.message.account_keys
     for ix in tx.message.instructions:
         if keys[ix.program_id_index] != LIGHT_SYSTEM or bytes(ix.data[:8]) != _INVOKE:
             continue
-        data = INVOKE.parse(bytes(ix.data[12:]))
+        data = (TODAY_INVOKE if today else INVOKE).parse(bytes(ix.data[12:]))
         remaining = [keys[i] for i in bytes(ix.accounts)[9:]]
         for params in data.new_address_params:
-            tree = remaining[params.address_merkle_tree_account_index]
-            yield int.from_bytes(address_of(params.seed, tree), "big")
+            seed, tree_index = (params[:32], params[33]) if today else (params.seed,
+                                                                        params.address_merkle_tree_account_index)
+            yield int.from_bytes(address_of(bytes(seed), remaining[tree_index]), "big")

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from csi_conformance.ledger_chain.programs import ACCOUNT_COMPRESSION, COMPRESSED_TOKEN, LIGHT_SYSTEM, NOOP, REGISTRY
 from csi_conformance.ledger_proofs.npm_package import PackageFiles, cache_folder
 from solders.pubkey import Pubkey
 
-__all__ = ["BATCHED_TREES", "TODAY_FILES", "TodayPrograms", "find_today", "install_today", "today_manifest"]
+__all__ = ["BATCHED_TREES", "TODAY_FILES", "TodayPrograms", "find_today", "install_today", "today_manifest",
+           "today_package"]
 
 TODAY_FILES = {
     NOOP: "spl_noop.so",
@@ -64,6 +65,9 @@ class TodayPrograms:
 
     folder: Path
     program_files = TODAY_FILES
+    v1_proofs: ClassVar[bool] = False
+    """Whether its light system program verifies the v1 proofs of the installed prover: not with the
+    October 2025 keys 0.28.3 ships (Custom 6043); yes with the June 2025 ones (`patched_programs.py`)."""
 
     @property
     def programs_dir(self) -> Path:
@@ -79,10 +83,11 @@ class TodayPrograms:
 
     def check(self) -> list[str]:
         """Problems found by reading every file's SHA-256; empty when intact."""
-        return _package().problems(self.folder, hashes=True)
+        return today_package().problems(self.folder, hashes=True)
 
 
-def _package() -> PackageFiles:
+def today_package() -> PackageFiles:
+    """What the 0.28.3 install keeps of the package, with each file's published size and SHA-256."""
     manifest = today_manifest()
     files = {f"{kind}/{name}": (f"{where}/{name}", spec) for kind, where in _PARTS.items()
              for name, spec in manifest[kind].items()}
@@ -93,7 +98,7 @@ def _package() -> PackageFiles:
 def find_today(folder: Path | None = None) -> TodayPrograms | None:
     """The install in `folder` (default `programs_dir()`), or None when a file is missing or of another size."""
     folder = folder or programs_dir()
-    return TodayPrograms(folder) if _package().installed(folder) else None
+    return TodayPrograms(folder) if today_package().installed(folder) else None
 
 
 def install_today(folder: Path | None = None, *, log: Any = None) -> TodayPrograms:
@@ -104,7 +109,7 @@ def install_today(folder: Path | None = None, *, log: Any = None) -> TodayProgra
     found = find_today(folder)
     if found is not None:
         return found
-    package = _package()
+    package = today_package()
     package.install(folder, say=say, download="about 7 MB", marker={})
     say(f"{package.spec} installed in {folder}")
     return TodayPrograms(folder)

@@ -2,12 +2,15 @@
 
 What today's programs take from this kit (found by running them, see README "The real chain"):
 outputs into a v1 tree or a batched tree's output queue; spends of batched-tree accounts by index,
-with no proof (transfers, merges, decompressions, token transfers and decompressions); compressed
-tokens minted and compressed into either kind of tree. What they refuse is drawn as a planned
-refusal: a v1 spend with the installed prover's proof (6043), and a second spend by index of an
-account already spent (14307). An output queue and an input queue hold two batches of 50 each and
-only the forester's batch append and nullify (which need proofs no package here makes) empty them,
-so a tree whose queue is full is no longer drawn for outputs, or for spends.
+with no proof (transfers, merges, decompressions, token transfers and decompressions, and token
+approve, revoke, freeze, thaw and burn: `batched_token_kinds`); compressed
+tokens minted and compressed into either kind of tree. With the June 2025 verifying keys patched in
+(`patched_programs.py`, the default) they also take v1 spends and new v1 addresses with real proofs
+of the installed prover (`TODAY_KINDS`); with the published October 2025 keys they refuse those
+(6043), drawn as a planned refusal (`OCTOBER_KEYS_KINDS`). A second spend by index of an account
+already spent is a planned refusal on both (14307). An output queue and an input queue hold two
+batches of 50 each and only the forester's batch append and nullify (which need proofs no package
+here makes) empty them, so a tree whose queue is full is no longer drawn for outputs, or for spends.
 """
 
 from __future__ import annotations
@@ -20,16 +23,18 @@ from csi_conformance.ledger_chain.batched_ops import (
     RefusedV1Spend,
     queue_of,
 )
+from csi_conformance.ledger_chain.batched_token_kinds import BATCHED_TOKEN_KINDS
 from csi_conformance.ledger_chain.kinds import Draw, Kind, Users
+from csi_conformance.ledger_chain.kinds import _seed as free_seed
 from csi_conformance.ledger_chain.model import LiveAccount, Model
-from csi_conformance.ledger_chain.operations import Operation, SolInvoke
+from csi_conformance.ledger_chain.operations import Operation, SolInvoke, address_of
 from csi_conformance.ledger_chain.programs import STATE_TREE
 from csi_conformance.ledger_chain.system import Output
 from csi_conformance.ledger_chain.token_ops import CreateMint, MintTo, SplMint, TokenTransfer
 from hypothesis import strategies as st
 from solders.pubkey import Pubkey
 
-__all__ = ["TODAY_KINDS"]
+__all__ = ["OCTOBER_KEYS_KINDS", "TODAY_KINDS", "V1_PROVEN", "kinds_for"]
 
 MAX_MINTS = 2
 BY_INDEX_COUNTS = (1, 2, 3, 4, 8)
@@ -63,7 +68,8 @@ def _queued(model: Model, users: Users, *, token: bool = False) -> dict[tuple[in
     for account in sorted(model.live.values(), key=lambda a: a.hash):
         if not _today(model).spendable(account.tree) or account.address is not None:
             continue
-        if (account.token is not None) != token or (account.token is not None and account.token.delegate):
+        if (account.token is not None) != token or (account.token is not None and (
+                account.token.delegate or account.token.state != "initialized")):
             continue
         user = users.index(account.holder)
         if user is None:
@@ -131,6 +137,51 @@ def _double_spend(draw: Draw, model: Model, users: Users) -> Operation:
     return DoubleSpendByIndex(users.index(account.owner) or 0, account.hash)
 
 
+def _v1_groups(model: Model, users: Users) -> dict[int, list[LiveAccount]]:
+    """Each user's plain accounts of the v1 tree, spent with a real proof."""
+    found: dict[int, list[LiveAccount]] = {}
+    for account in _v1_plain(model, users):
+        found.setdefault(users.index(account.owner) or 0, []).append(account)
+    return found
+
+
+def _v1_transfer(draw: Draw, model: Model, users: Users) -> Operation:
+    """One to four v1 accounts of one user spent with a real inclusion proof, into the v1 tree."""
+    groups = _v1_groups(model, users)
+    user = draw(st.sampled_from(sorted(groups)))
+    inputs = _pick(draw, groups[user], (1, 2, 3, 4))
+    total = sum(a.lamports for a in inputs)
+    amount = draw(st.integers(1, total))
+    outputs = [Output(users.keys[_other(draw, users, user)], amount, STATE_TREE)]
+    if total - amount:
+        outputs.append(Output(users.keys[user], total - amount, STATE_TREE))
+    return SolInvoke("v1-transfer", user, tuple(a.hash for a in inputs), tuple(outputs))
+
+
+def _v1_new_address(draw: Draw, model: Model, users: Users, *, with_inputs: bool = False) -> Operation:
+    """One or two new addresses of the v1 address tree (a real non-inclusion proof), alone or with one to four
+    v1 accounts of the user (a combined proof); the accounts that carry them go to the v1 tree."""
+    inputs: list[LiveAccount] = []
+    if with_inputs:
+        groups = _v1_groups(model, users)
+        user = draw(st.sampled_from(sorted(groups)))
+        inputs = _pick(draw, groups[user], (1, 2, 3, 4))
+    else:
+        user = draw(st.integers(0, len(users.keys) - 1))
+    seeds = tuple(free_seed(draw, model) for _ in range(draw(st.integers(1, 2))))
+    if with_inputs:
+        total = sum(a.lamports for a in inputs)
+        first = draw(st.integers(0, total))
+        shares = [first, total - first] if len(seeds) == 2 else [total]
+    else:
+        shares = [draw(st.integers(0, 10**8)) for _ in seeds]
+    outputs = tuple(Output(users.keys[user], share, STATE_TREE, address_of(seed, model.address_tree_key))
+                    for seed, share in zip(seeds, shares, strict=True))
+    compress = None if with_inputs else sum(o.lamports for o in outputs) or None
+    return SolInvoke("v1-new-address-with-inputs" if with_inputs else "v1-new-address", user,
+                     tuple(a.hash for a in inputs), outputs, seeds, compress=compress)
+
+
 def _v1_spend(draw: Draw, model: Model, users: Users) -> Operation:
     account = draw(st.sampled_from(_v1_plain(model, users)))
     user = users.index(account.owner) or 0
@@ -146,7 +197,7 @@ def _mint(draw: Draw, model: Model) -> Pubkey:
 
 
 def _create_mint(draw: Draw, model: Model, users: Users) -> Operation:
-    return CreateMint(len(model.mints), draw(st.integers(0, 9)), draw(st.booleans()))
+    return CreateMint(len(model.mints), draw(st.integers(0, 9)), not model.mints or draw(st.booleans()))
 
 
 def _mint_to(draw: Draw, model: Model, users: Users) -> Operation:
@@ -196,12 +247,28 @@ TODAY_KINDS: dict[str, Kind] = {
                            lambda d, m, u: _transfer(d, m, u, merge=True)),
     "decompress-by-index": Kind(4, lambda m, u: _has_queued(m, u), _decompress),
     "double-spend-by-index": Kind(1, lambda m, u: bool(_spent_plain(m, u)), _double_spend),
-    "v1-spend-refused": Kind(1, lambda m, u: bool(_v1_plain(m, u)), _v1_spend),
+    "v1-transfer": Kind(6, lambda m, u: bool(_v1_plain(m, u)), _v1_transfer),
+    "v1-new-address": Kind(3, lambda m, u: True, _v1_new_address),
+    "v1-new-address-with-inputs": Kind(2, lambda m, u: bool(_v1_plain(m, u)),
+                                       lambda d, m, u: _v1_new_address(d, m, u, with_inputs=True)),
     "spl-mint": Kind(2, lambda m, u: bool(m.mints), _spl_mint),
     "mint-to": Kind(5, lambda m, u: bool(m.mints), _mint_to),
     "compress-spl": Kind(3, lambda m, u: any(v > 0 for v in m.spl.values()), _compress_spl),
     "token-transfer-by-index": Kind(10, lambda m, u: _has_queued(m, u, token=True), _token_transfer),
     "decompress-spl-by-index": Kind(2, lambda m, u: _has_queued(m, u, token=True),
                                     lambda d, m, u: _token_transfer(d, m, u, decompress=True)),
+    **BATCHED_TOKEN_KINDS,
 }
-"""Every kind a chain of today's programs draws, by name."""
+"""Every kind a chain of today's programs with the June 2025 verifying keys draws, by name."""
+
+V1_PROVEN = ("v1-transfer", "v1-new-address", "v1-new-address-with-inputs")
+OCTOBER_KEYS_KINDS: dict[str, Kind] = {
+    **{name: kind for name, kind in TODAY_KINDS.items() if name not in V1_PROVEN},
+    "v1-spend-refused": Kind(1, lambda m, u: bool(_v1_plain(m, u)), _v1_spend),
+}
+"""The kinds of a chain of the published 0.28.3 programs, whose verifier refuses the installed prover's proofs."""
+
+
+def kinds_for(v1_proofs: bool) -> dict[str, Kind]:
+    """The kinds of today's programs, by whether their verifier accepts the installed prover's v1 proofs."""
+    return TODAY_KINDS if v1_proofs else OCTOBER_KEYS_KINDS

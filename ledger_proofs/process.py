@@ -1,8 +1,9 @@
 """Run the light prover as a child process on loopback, wait until it answers, and always end it.
 
-`prover-<os>-<arch> start --inclusion --non-inclusion` loads all 15 v1 circuits (inclusion,
-non-inclusion and combined; its start cost is in benchmarks/README.md) and serves `POST /prove` and
-`GET /health` on the port given. The child is ended when the `ProverProcess` is stopped, when the
+`prover-<os>-<arch> start --inclusion --non-inclusion` (0.18.0) loads all 15 v1 circuits (inclusion,
+non-inclusion and combined; its start cost is in benchmarks/README.md); 0.27.0's `start --run-mode
+local-rpc` loads its 18 keys, 9 of them v2 (`ledger_proofs.install_v2`). Either serves `POST /prove`
+and `GET /health` on the port given. The child is ended when the `ProverProcess` is stopped, when the
 interpreter exits, and on Linux also when the parent dies without cleaning up (PR_SET_PDEATHSIG).
 """
 
@@ -25,8 +26,9 @@ from pathlib import Path
 
 from csi_conformance.groundwork import interrupts
 from csi_conformance.ledger_proofs.install import Installation, ProverInstallError, find_installation
+from csi_conformance.ledger_proofs.install_v2 import V2Installation, find_v2_installation
 
-__all__ = ["ProverProcess", "ProverStartError", "running_prover", "shared_prover", "shared_running"]
+__all__ = ["ProverProcess", "ProverStartError", "running_prover", "shared_prover", "shared_running", "shared_v2_prover"]
 
 
 class ProverStartError(ProverInstallError):
@@ -88,9 +90,10 @@ def _interrupts_held() -> Iterator[None]:
 
 
 class ProverProcess:
-    """One light prover child process; `start()` returns once it answers `GET /health`."""
+    """One light prover child process (0.18.0: v1 circuits; 0.27.0: v2 and v1); `start()` returns once it
+    answers `GET /health`."""
 
-    def __init__(self, installation: Installation, *, timeout: float = 180.0) -> None:
+    def __init__(self, installation: Installation | V2Installation, *, timeout: float = 180.0) -> None:
         self.installation = installation
         self.timeout = timeout
         self.port: int | None = None
@@ -109,15 +112,22 @@ class ProverProcess:
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
+    def command(self) -> list[str]:
+        """The prover's command line but its addresses: the v1 circuits of a 0.18.0 install, every key of a
+        0.27.0 one (`V2Installation`: v2 and v1)."""
+        if isinstance(self.installation, V2Installation):
+            return [str(self.installation.binary), "start", *self.installation.start_arguments]
+        return [str(self.installation.binary), "start", "--inclusion", "--non-inclusion",
+                "--keys-dir", str(self.installation.keys_dir) + "/"]
+
     def start(self) -> ProverProcess:
         if self.running:
             return self
         self.port, metrics = _free_port(), _free_port()
         handle, name = tempfile.mkstemp(prefix="csi-prover-", suffix=".log")
         self._log = Path(name)
-        command = [str(self.installation.binary), "start", "--inclusion", "--non-inclusion",
-                   "--keys-dir", str(self.installation.keys_dir) + "/",
-                   "--prover-address", f"127.0.0.1:{self.port}", "--metrics-address", f"127.0.0.1:{metrics}"]
+        command = [*self.command(), "--prover-address", f"127.0.0.1:{self.port}",
+                   "--metrics-address", f"127.0.0.1:{metrics}"]
         began = time.monotonic()
         with open(handle, "wb") as log, _interrupts_held():
             self._process = subprocess.Popen(_launch_command(command), stdout=log, stderr=subprocess.STDOUT,
@@ -149,6 +159,12 @@ class ProverProcess:
             return "(no log)"
         text = self._log.read_text(encoding="utf-8", errors="replace")
         return "\n".join(text.strip().splitlines()[-lines:])
+
+    def wait(self) -> None:
+        """Block until the child ends (at once when none runs)."""
+        process = self._process
+        if process is not None:
+            process.wait()
 
     def stop(self) -> None:
         """End the child (SIGTERM, then SIGKILL after 5 s) and remove its log; idempotent."""
@@ -200,3 +216,55 @@ def shared_running() -> ProverProcess | None:
     """The process-wide prover when it is running, else None (nothing is started)."""
     with _SHARED_LOCK:
         return _SHARED if _SHARED is not None and _SHARED.running else None
+
+
+
+class _OwnedProver:
+    """A prover started by, and tied to, a thread of its own that lives as long as the child.
+
+    Linux's parent-death signal (`_DIE_WITH_PARENT`) fires when the *thread* that started the child ends, not
+    the process: a prover started from a short-lived thread (a background start, a server's worker thread)
+    would be ended with it. The owner thread starts the child, says when it answers, then waits for its end."""
+
+    def __init__(self, installation: V2Installation) -> None:
+        self.prover = ProverProcess(installation)
+        self.error: ProverStartError | None = None
+        self.ready = threading.Event()
+        self.ended = threading.Event()
+        threading.Thread(target=self._own, name="csi-prover-owner", daemon=True).start()
+
+    def _own(self) -> None:
+        try:
+            self.prover.start()
+        except ProverStartError as exc:
+            self.error = exc
+        self.ready.set()
+        if self.error is None:
+            self.prover.wait()
+        self.ended.set()
+
+    def started(self) -> ProverProcess:
+        self.ready.wait()
+        if self.error is not None:
+            raise self.error
+        return self.prover
+
+
+_SHARED_V2: _OwnedProver | None = None
+_SHARED_V2_LOCK = threading.Lock()
+
+
+def shared_v2_prover(*, wait: bool = True) -> ProverProcess | None:
+    """The process-wide 0.27.0 prover (v2 circuits), started on first use (its 18 keys take 20-60 s) and ended
+    at exit; ProverStartError when it is not installed (`csi prover install --v2`) or does not start. With
+    `wait` false the start is begun and None returned at once (a background start)."""
+    global _SHARED_V2
+    with _SHARED_V2_LOCK:
+        if _SHARED_V2 is None or _SHARED_V2.ended.is_set():
+            installation = find_v2_installation()
+            if installation is None:
+                raise ProverStartError("the light prover of the v2 circuits is not installed: run "
+                                       "`csi prover install --v2`")
+            _SHARED_V2 = _OwnedProver(installation)
+        owned = _SHARED_V2
+    return owned.started() if wait else None

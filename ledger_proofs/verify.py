@@ -1,15 +1,16 @@
-"""Groth16 verification of a `compressedProof` against the verifying keys of Light's v1 circuits.
+"""Groth16 verification of a `compressedProof` against the verifying keys of Light's v1 and v2 circuits.
 
 e(A, B) = e(α, β) · e(vk_x, γ) · e(C, δ), with vk_x = K₀ + Σ pubᵢ·Kᵢ₊₁ (real-proofs.md). The wire's
 `a` is −A already (ledger-facts.md, "Validity proofs"), so the check is that the product
 e(a, B) · e(α, β) · e(vk_x, γ) · e(C, δ) is one: four Miller loops, one final exponentiation, with
 the key's side (γ and δ lines, the α·β loop) computed once per circuit and cached.
 
-Two trusted setups are live: the one of the light prover 0.18.0 (`vkeys/`) and the one Light's
-programs verify with since October 2025 (`vkeys-2025-10/`). A proof verifies when it verifies under
-either; the verdict names which. The setup that verified last is tried first, so a target that
-proves with one setup pays one verification per proof.
-"""
+Two trusted setups are live: Light's June-2025 one, named "0.18.0" after the light prover whose v1
+keys the kit has long shipped (`vkeys/`; its v2 keys, those of the 0.27.0 prover, in
+`vkeys-2025-06-v2/`), and the one Light's programs verify with since October 2025
+(`vkeys-2025-10/`: v1, v2 and batch). A proof verifies when it verifies under either; the verdict
+names which. The setup that verified last is tried first, so a target that proves with one setup
+pays one verification per proof. A v2 circuit takes one public input (`circuits_v2`)."""
 
 from __future__ import annotations
 
@@ -24,26 +25,39 @@ from csi_conformance.ledger_crypto.bn254 import CURVE_ORDER, decompress_g1, deco
 from csi_conformance.ledger_crypto.groth16 import is_valid_compressed_proof
 from csi_conformance.ledger_proofs import pairing, tower
 from csi_conformance.ledger_proofs.circuits import Circuit
+from csi_conformance.ledger_proofs.circuits_v2 import V2Circuit
 
-__all__ = ["SETUPS", "Setup", "Verdict", "VerifyingKey", "parse_vkey", "verify_compressed", "verifying_key"]
+__all__ = ["ALIASES", "SETUPS", "Setup", "Verdict", "VerifyingKey", "has_key", "parse_vkey", "verify_compressed",
+           "verify_v2", "verifying_key"]
 
 
 @dataclass(frozen=True)
 class Setup:
-    """A trusted setup of the v1 circuits: its name, the folder of its keys, and what to call it in a report."""
+    """A trusted setup of Light's circuits: its name, the folder of its keys (and any further folders, searched
+    in order), and what to call it in a report."""
 
     name: str
     folder: str
     description: str
+    more_folders: tuple[str, ...] = ()
+
+    @property
+    def folders(self) -> tuple[str, ...]:
+        return (self.folder, *self.more_folders)
 
 
 SETUPS: dict[str, Setup] = {setup.name: setup for setup in (
-    Setup("0.18.0", "vkeys", "0.18.0's setup (the light prover of @lightprotocol/zk-compression-cli 0.18.0)"),
+    Setup("0.18.0", "vkeys", "0.18.0's setup (Light's June-2025 setup: the light prover of "
+                             "@lightprotocol/zk-compression-cli 0.18.0, for v2 that of 0.27.0)",
+          ("vkeys-2025-06-v2",)),
     Setup("2025-10", "vkeys-2025-10", "today's setup (Light's programs since October 2025, light-protocol "
                                       "1bbc3ee6d)"),
 )}
 """The setups a proof may verify under; where each key set comes from is written beside it
-(`ledger_proofs/vkeys/SOURCE.md`, `ledger_proofs/vkeys-2025-10/SOURCE.md`)."""
+(`ledger_proofs/vkeys/SOURCE.md`, `vkeys-2025-06-v2/SOURCE.md`, `vkeys-2025-10/SOURCE.md`). The name
+"0.18.0" stays the June-2025 setup's name in reports: its v1 keys are the ones 0.18.0 ships."""
+ALIASES = {"2025-06": "0.18.0"}
+"""Other names a caller may give a setup by."""
 _order = list(SETUPS)
 """Names of the setups in the order they are tried: the last to verify a proof first."""
 
@@ -100,8 +114,20 @@ def parse_vkey(name: str, text: str) -> VerifyingKey:
 def verifying_key(circuit_name: str, setup: str = "0.18.0") -> VerifyingKey:
     """The published key of a circuit in a setup of `SETUPS`, shipped in `ledger_proofs/<folder>/` (its source
     named in the folder)."""
-    path = resources.files(__package__) / SETUPS[setup].folder / f"{circuit_name}.vkey"
+    paths = _key_paths(circuit_name, setup)
+    path = next((p for p in paths if p.is_file()), paths[0])  # FileNotFoundError names the first folder
     return parse_vkey(circuit_name, path.read_text(encoding="ascii"))
+
+
+def _key_paths(circuit_name: str, setup: str) -> list[Any]:
+    package = resources.files(__package__)
+    return [package / folder / f"{circuit_name}.vkey" for folder in SETUPS[ALIASES.get(setup, setup)].folders]
+
+
+@cache
+def has_key(circuit_name: str, setup: str) -> bool:
+    """Whether a setup has a key for the circuit (October 2025 has v2 sizes June 2025 has not)."""
+    return any(path.is_file() for path in _key_paths(circuit_name, setup))
 
 
 @dataclass(frozen=True)
@@ -129,9 +155,9 @@ class Verdict:
     setup: Setup | None = None
 
 
-def verify_compressed(circuit: Circuit, proof: Any, public_inputs: Sequence[int]) -> Verdict:
-    """Verify a wire `compressedProof` {a, b, c} for `circuit` with its public inputs in circuit order,
-    under each setup of `SETUPS` until one holds.
+def verify_compressed(circuit: Circuit | V2Circuit, proof: Any, public_inputs: Sequence[int]) -> Verdict:
+    """Verify a wire `compressedProof` {a, b, c} for `circuit` (v1 or v2) with its public inputs in circuit
+    order, under each setup of `SETUPS` that has a key for it, until one holds.
 
     Never raises for anything a server could send: a malformed proof or an input that is not a
     field element is a Verdict that did not verify, with the reason.
@@ -139,7 +165,10 @@ def verify_compressed(circuit: Circuit, proof: Any, public_inputs: Sequence[int]
     problems = is_valid_compressed_proof(proof)
     if problems:
         return Verdict(False, "not a proof: " + "; ".join(problems[:3]))
-    expected = verifying_key(circuit.name).public_inputs  # every setup's key of a circuit takes as many
+    tried = [name for name in _order if has_key(circuit.name, name)]
+    if not tried:
+        return Verdict(False, f"no setup the kit knows has a key for {circuit.name}")
+    expected = verifying_key(circuit.name, tried[0]).public_inputs  # every setup's key of a circuit takes as many
     if len(public_inputs) != expected:
         return Verdict(False, f"{len(public_inputs)} public inputs, {circuit.name} takes {expected}")
     for index, value in enumerate(public_inputs):
@@ -148,7 +177,6 @@ def verify_compressed(circuit: Circuit, proof: Any, public_inputs: Sequence[int]
     a = decompress_g1(bytes(proof["a"]))
     b_lines = pairing.lines(decompress_g2(bytes(proof["b"])))
     c = decompress_g1(bytes(proof["c"]))
-    tried = list(_order)
     for name in tried:
         prepared = _prepared(circuit.name, name)
         vk_x = pairing.g1_combination(prepared.key.k[0], prepared.key.k[1:], public_inputs)
@@ -159,3 +187,9 @@ def verify_compressed(circuit: Circuit, proof: Any, public_inputs: Sequence[int]
             return Verdict(True, setup=SETUPS[name])
     return Verdict(False, "the Groth16 equation e(A, B) = e(α, β)·e(vk_x, γ)·e(C, δ) does not hold under "
                           f"{' nor '.join(SETUPS[n].description for n in tried)}")
+
+
+def verify_v2(circuit: V2Circuit, proof: Any, public_input_hash: int) -> Verdict:
+    """Verify a v2 proof given its one public input (`circuits_v2.public_input_hash`): under Light's June-2025
+    keys, then its October-2025 ones (or the last that held first), the verdict naming the setup."""
+    return verify_compressed(circuit, proof, [public_input_hash])

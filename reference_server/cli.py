@@ -21,6 +21,7 @@ from csi_conformance.reference_server.generate import generate_scenario
 from csi_conformance.reference_server.ingest import ingest_source
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.prover import PROVER_CHOICES, start_prover
+from csi_conformance.reference_server.prover_v2 import v2_prover_for, warm_v2
 from csi_conformance.reference_server.scenario import load_scenario
 from csi_conformance.reference_server.serve import base_url, bind, serve
 from csi_conformance.reference_server.wiring import SERVED_API, app_for
@@ -94,8 +95,11 @@ def _serve(args: argparse.Namespace) -> int:
         with interrupts.remembered():  # a Ctrl-C while the prover loads its keys ends the start, even one lost
             prover_url = args.prover_url or start_prover(args.prover, say=lambda line: print(f"csi serve: {line}",
                                                                                              file=sys.stderr))
+        v2_prover = None if args.prover_url else v2_prover_for(prover_url)
+        warm_v2(v2_prover, ledger)
         options = ServerOptions(api_key=args.api_key, rate_limit=args.rate_limit,
-                                max_stale_slots=args.max_stale_slots, prover_url=prover_url, proof_form=args.profile)
+                                max_stale_slots=args.max_stale_slots, prover_url=prover_url, v2_prover=v2_prover,
+                                proof_form=args.profile)
         sock.listen()  # connections made on reading the announcement wait in the backlog until uvicorn takes them
         print(f"csi serve: serving {api_summary(args.api)}; {api_alternatives(args.api)}", file=sys.stderr)
         print(f"csi serve: {what} on {base_url(args.host, sock.getsockname()[1])}/", file=sys.stderr, flush=True)

@@ -20,6 +20,9 @@ class ServerOptions:
     """getIndexerHealth fails once the chain tip is more than this many slots ahead (7-C3)."""
     prover_url: str | None = None
     """A prover service for compressedProof; without one, deterministic well-formed points."""
+    v2_prover: str | None = None
+    """Where v2 proofs (batched trees) come from: `prover_v2.KIT_V2` (the kit's 0.27.0 prover) or a URL; None: a
+    v2 proof is served as null."""
     proof_form: Literal["wire", "spec-2.10"] = "wire"
     """Which reading of ambiguity validity-proof-fields getValidityProof answers with."""
     max_body_bytes: int = 10 * 1024 * 1024

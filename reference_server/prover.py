@@ -191,7 +191,10 @@ class HttpProver:
         self._endpoint = url.rstrip("/") + "/prove"
 
     def prove(self, accounts: Sequence[AccountInput], addresses: Sequence[AddressInput]) -> dict:
-        body = dumps(prover_request_body(accounts, addresses)).encode()
+        return self.prove_body(dumps(prover_request_body(accounts, addresses)).encode())
+
+    def prove_body(self, body: bytes) -> dict:
+        """The compressed proof of one request body as the prover reads it (a v1 or a v2 request)."""
         key = hashlib.sha256(self._endpoint.encode() + b"\0" + body).digest()
         with _CACHE_LOCK:
             if key in _CACHE:

@@ -17,6 +17,7 @@ from csi_conformance.reference_server.ledger_native import NativeLedger
 from csi_conformance.reference_server.methods import call
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.prover import choose_prover, start_prover
+from csi_conformance.reference_server.prover_v2 import v2_prover_for, warm_v2
 from csi_conformance.reference_server.scenario import load_scenario, scenario_from_document
 from csi_conformance.reference_server.serve import running_server
 from csi_conformance.schema import Contract
@@ -90,7 +91,9 @@ def certified_reference(source: Source = "default", *, prover: str = "auto", opt
     served (its practice where it differs from the spec's contract: `methods/photon_practice.py`)."""
     built = reference_ledger(source)
     if options is None:
-        options = ServerOptions(prover_url=_prover_url(prover))
+        prover_url = _prover_url(prover)
+        options = ServerOptions(prover_url=prover_url, v2_prover=v2_prover_for(prover_url))
+    warm_v2(options.v2_prover, built)
     keys = slice_keys(built) if isinstance(source, LedgerSource) and isinstance(built, NativeLedger) else {}
     with running_server(app_for(built, options, Contract.for_api(api))) as url:
         yield ReferenceHandle(url, keys, "real" if options.prover_url else "placeholder",

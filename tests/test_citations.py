@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("groundwork", "harness", "reference_server", "schema", "cases", "ledger_crypto", "ledger_ingest",
             "ledger_chain", "ledger_proofs")
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted(ROOT.glob("*/README.md")),
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted(ROOT.glob("*/README.md")),
              *sorted(ROOT.glob("*/*/README.md")), *sorted((ROOT / "schema").glob("*.yaml")),
              *sorted((ROOT / "schema" / "methods").glob("*.yaml")), *sorted(ROOT.glob("*/*.schema.json")),
              *sorted(ROOT.glob("*/*/*.schema.json"))]

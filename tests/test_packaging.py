@@ -99,10 +99,10 @@ def test_installed_wheel_exports_outside_the_checkout(wheel: Path, tmp_path: Pat
 
 
 def ci_recipe() -> tuple[str | None, str]:
-    """The folder the README's CI recipe checks the kit out into (None without a checkout step), and its
-    install step, as written."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### In CI"):]
+    """The folder the CI recipe of docs/how-to/certify.md checks the kit out into (None without a checkout step),
+    and its install step, as written."""
+    page = (ROOT / "docs" / "how-to" / "certify.md").read_text(encoding="utf-8")
+    section = page[page.index("## In CI, by hand"):]
     steps = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S).group(1))["jobs"]["certify"]["steps"]
     checkouts = [step["with"]["path"] for step in steps if str(step.get("uses", "")).startswith("actions/checkout@")]
     (install,) = [step["run"] for step in steps if "pip install" in step.get("run", "")]
@@ -122,7 +122,7 @@ def copy_checkout(into: Path) -> None:
 
 @pytest.fixture(scope="module")
 def ci_job(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A CI job's folder after the README's steps up to the install: the kit checked out into the recipe's
+    """A CI job's folder after the CI recipe's steps up to the install: the kit checked out into the recipe's
     folder, and the install step run as written by bash with a fresh venv's `pip` first on PATH (what
     actions/setup-python gives). Dependencies come from the package index, through pip's own cache."""
     job = tmp_path_factory.mktemp("ci-job")
@@ -138,7 +138,7 @@ def ci_job(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_ci_recipe_installs_a_working_csi(ci_job: Path) -> None:
-    """The README's install step gives a `csi` that certifies (here the bundled reference) and writes the reports."""
+    """The CI recipe's install step gives a `csi` that certifies (here the bundled reference) and writes the reports."""
     csi = ci_job / "venv" / "bin" / "csi"
     assert csi.is_file()
     work = ci_job / "run"
@@ -156,7 +156,7 @@ def test_the_ci_recipe_installs_a_working_csi(ci_job: Path) -> None:
 def test_a_checkout_without_shared_beside_it_passes_the_fixture_check(ci_job: Path) -> None:
     """A new user's clone has no `../shared`: the fixtures' check reads the committed sums there."""
     folder, _ = ci_recipe()
-    assert folder is not None, "the README's CI recipe checks the kit out no more"
+    assert folder is not None, "the CI recipe (docs/how-to/certify.md) checks the kit out no more"
     checkout = ci_job / folder
     assert not (checkout.parent / "shared").exists()
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",

@@ -1,9 +1,9 @@
-"""Every command of the README runs as written, and every count it states is the live one.
+"""Every command of the README and of the docs runs as written, and every count they state is the live one.
 
-Each ```sh block of README.md is marked on the line before it: `<!-- csi:runnable -->` blocks are
-run here, as written, by bash (`-euo pipefail`), against a `csi serve` on loopback whose URL is
-`$INDEXER_URL`, and must exit 0; `<!-- csi:not-runnable: why -->` blocks say why they cannot be.
-A block with no marker fails the test, so a new command cannot slip in untested.
+Each ```sh block of README.md and of every docs/**/*.md page is marked on the line before it:
+`<!-- csi:runnable -->` blocks are run here, as written, by bash (`-euo pipefail`), against a `csi serve` on
+loopback whose URL is `$INDEXER_URL`, and must exit 0; `<!-- csi:not-runnable: why -->` blocks say why they
+cannot be. A block with no marker fails the test, so a new command cannot slip in untested.
 """
 
 from __future__ import annotations
@@ -21,25 +21,41 @@ import pytest
 from tests.ledger_proofs.support import installed_prover
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGES = {path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
+         for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]}
+"""Page (its path in the repository) -> its text: the README and every page of the docs."""
+TEXT = "\n\n".join(PAGES.values())
 BIN = Path(sys.executable).parent
 _BLOCK = re.compile(r"(?:<!-- csi:(runnable|not-runnable: [^>]+) -->\n)?```sh\n(.*?)```", re.S)
 LINKED = ("harness", "schema")
 """Repository folders the commands name by relative path (schemathesis's config and the OpenAPI export)."""
 
 
-def _blocks() -> list[tuple[str | None, str]]:
-    return [(match.group(1), match.group(2)) for match in _BLOCK.finditer(README)]
+def _blocks() -> list[tuple[str, str | None, str]]:
+    """(page, marker, body) of every ```sh block."""
+    return [(page, match.group(1), match.group(2)) for page, text in PAGES.items()
+            for match in _BLOCK.finditer(text)]
 
 
-RUNNABLE = [body for marker, body in _blocks() if marker == "runnable"]
+RUNNABLE = [(page, body) for page, marker, body in _blocks() if marker == "runnable"]
 
 
 def test_every_shell_block_says_whether_it_runs() -> None:
     blocks = _blocks()
-    assert len(blocks) == README.count("```sh")
-    assert [body for marker, body in blocks if marker is None] == []
+    assert len(blocks) == sum(text.count("```sh") for text in PAGES.values())
+    assert [(page, body) for page, marker, body in blocks if marker is None] == []
     assert len(RUNNABLE) >= 4
+    assert any(page == "README.md" for page, _ in RUNNABLE), "the README's own commands run"
+
+
+def test_the_readme_is_short_and_opens_on_the_vendors_path() -> None:
+    """A vendor finds "certify my indexer" and "gate CI" on the first screen; the rest is in docs/."""
+    lines = PAGES["README.md"].splitlines()
+    assert len(lines) <= 150
+    first_screen = "\n".join(lines[:25])
+    assert "csi run --target" in first_screen and "- uses: " in first_screen
+    text = re.sub(r"<!--.*?-->", "", PAGES["README.md"], flags=re.S)
+    assert re.search(r"`make test`.{0,200}tens of minutes", text, re.S), "how long `make test` takes, said in the text"
 
 
 @pytest.fixture(scope="module")
@@ -79,13 +95,13 @@ def _run(block: str, url: str, folder: Path) -> subprocess.CompletedProcess:
                           text=True)
 
 
-@pytest.mark.parametrize("block", RUNNABLE, ids=[body.split()[0] for body in RUNNABLE])
-def test_a_runnable_block_runs_as_written(block: str, indexer: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("page", "block"), RUNNABLE, ids=[f"{page}:{body.split()[0]}" for page, body in RUNNABLE])
+def test_a_runnable_block_runs_as_written(page: str, block: str, indexer: str, tmp_path: Path) -> None:
     done = _run(block, indexer, tmp_path)
     assert done.returncode == 0, f"{block}\nexit {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr
-    if block.startswith("pytest"):  # the test ids the README names are the plugin's
-        for test_id in set(re.findall(r"`(csi::[\w.-]+)`", README)):
+    if block.startswith("pytest"):  # the test ids the page names are the plugin's
+        for test_id in set(re.findall(r"`(csi::[\w.-]+)`", PAGES[page])):
             assert re.search(rf"^{re.escape(test_id)} PASSED", done.stdout, re.M), test_id
     if block.startswith("csi scenario generate"):  # `-o -` is standard output, not a file named `-`
         assert done.stdout.startswith("version: 1\n") and not (tmp_path / "-").exists()
@@ -95,12 +111,15 @@ def test_a_runnable_block_runs_as_written(block: str, indexer: str, tmp_path: Pa
 
 
 def _stated(pattern: str) -> list[int]:
-    found = re.findall(pattern, README)
+    """The numbers a sentence of the README or the docs states: the same wherever it is stated."""
+    found = [[int(value) for value in (match if isinstance(match, tuple) else (match,))]
+             for match in re.findall(pattern, TEXT)]
     assert found, pattern
-    return [int(value) for value in (found[0] if isinstance(found[0], tuple) else found)]
+    assert all(numbers == found[0] for numbers in found), (pattern, found)
+    return found[0]
 
 
-def test_the_counts_the_readme_states_are_the_live_ones(contract) -> None:
+def test_the_counts_the_pages_state_are_the_live_ones(contract) -> None:
     import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
     from csi_conformance.harness.core.registry import REGISTRY
     from csi_conformance.harness.differential.cases import scenario_cases

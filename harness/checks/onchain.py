@@ -7,12 +7,14 @@ ask the target for proofs of accounts one transaction can spend and of addresses
 seeds, look every root served up in its tree's on-chain root history, and put every proof into a
 transaction that spends those accounts and creates those addresses, simulated over the chain's
 state: the program's verdict is the check's, and a refusal is reported with the program's error in
-words. Over a chain of today's programs, whose verifier refuses the installed prover's v1 proofs,
-no proof is put before the programs; the roots served for the accounts of its v1 trees and for its
-(v1) address tree are still looked up in their root histories, which need no verifier, and the
-accounts waiting in batched trees' output queues are put before the programs instead, each spent
-by index at the place the target serves for it (`onchain.queued-spend`). The chain is read through
-its judging face only (`ChainJudge`). Without a chain they cannot apply.
+words. Over a chain of today's programs as published (0.28.3), whose verifier refuses the installed
+prover's v1 proofs, no proof is put before the programs (the default chain, today's programs with
+Light's June 2025 verifying keys, takes them: they are judged there as over 0.18.0's); the roots
+served for the accounts of its v1 trees and for its (v1) address tree are still looked up in their
+root histories, which need no verifier, and the accounts waiting in batched trees' output queues are
+put before the programs instead, each spent by index at the place the target serves for it
+(`onchain.queued-spend`). The chain is read through its judging face only (`ChainJudge`). Without a
+chain they cannot apply.
 """
 
 from __future__ import annotations
@@ -45,8 +47,9 @@ if TYPE_CHECKING:
     from csi_conformance.ledger_chain.judging import ChainJudge, QueuedAccount, Verdict
 
 ADDRESS_METHOD = "getMultipleNewAddressProofs"
-SPENT_NO_V1 = ("the chain spent no account of a v1 tree (its programs, today's 0.28.3, refuse every v1 spend the "
-               "installed prover proves: Custom 6043), so there is no spent v1 account to ask a proof of; the "
+SPENT_NO_V1 = ("the chain spent no account of a v1 tree (its programs, today's 0.28.3 as published, refuse every v1 "
+               "spend the installed prover proves: Custom 6043), so there is no spent v1 account to ask a proof of; "
+               "the "
                "accounts it spent from batched trees' output queues are judged by onchain.queued-spend")
 """Why `onchain.spent-account` cannot apply over a chain of today's programs that spent no v1 account."""
 LOG_TAIL = 8

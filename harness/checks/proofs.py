@@ -5,9 +5,12 @@ or a stale root makes points that every on-chain transaction rejects. This check
 per circuit the API allows (1, 2, 3, 4, 8 accounts; 1, 2 new addresses; 1–4 accounts with 1–2
 addresses), rebuilds the public inputs from the answer (roots and leaves of the accounts, roots
 of the addresses, and the addresses asked), picks the circuit by the counts, and verifies the
-Groth16 equation against the published verifying keys of either trusted setup (0.18.0's or
-today's, `ledger_proofs.verify.SETUPS`); the setup a proof verified under is counted in the report. A
-`null` proof is UNVERIFIED: there is nothing to verify, which is not a verdict on the target.
+Groth16 equation against the published verifying keys of either trusted setup (Light's June-2025 one,
+which the 0.18.0 and 0.27.0 provers carry, or today's, `ledger_proofs.verify.SETUPS`); the setup a proof
+verified under is counted in the report. Accounts appended to batched trees are proven by the v2 circuits
+(height 32), whose one public input is the hash chain of those roots and leaves: asked alone, oldest
+first, then together. A `null` proof is UNVERIFIED: there is nothing to verify, which is not a verdict
+on the target.
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ from csi_conformance.harness.core.values import jsonable
 from csi_conformance.harness.judging.answers import defer_refused
 from csi_conformance.harness.judging.pages import partly
 from csi_conformance.harness.verify.addresses import address_tree
-from csi_conformance.harness.verify.batched import batched_hashes, provable_hashes
+from csi_conformance.harness.verify.batched import batched_hashes, batched_oldest, provable_hashes, proven
 from csi_conformance.ledger_crypto import b58decode, b58encode
 from csi_conformance.ledger_proofs.circuits import CIRCUITS, Circuit
+from csi_conformance.ledger_proofs.circuits_v2 import PROVABLE, V2Circuit, public_input_hash
 from csi_conformance.ledger_proofs.verify import verify_compressed
 
 __all__ = ["PER_CIRCUIT", "proof_inputs"]
@@ -34,6 +38,8 @@ __all__ = ["PER_CIRCUIT", "proof_inputs"]
 METHOD = "getValidityProof"
 INSTALL_HINT = "real Groth16 proofs: run `csi prover install` (or `make prover`), then run again"
 """What the bundled reference needs to serve proofs this check can verify."""
+V2_SINGLES = 8
+"""Batched accounts asked alone, oldest first, to find those appended to their tree (proven by root)."""
 PER_CIRCUIT = 1
 """Proofs asked and verified per circuit in a run (15 circuits; what a verification costs: benchmarks/README.md)."""
 
@@ -47,7 +53,7 @@ def _number(value: Any) -> int:
     raise ValueError(f"{dumps(jsonable(value))} is neither a base58 hash nor a non-negative integer")
 
 
-def proof_inputs(circuit: Circuit, value: dict, addresses: list[str]) -> dict[str, list[int]]:
+def proof_inputs(circuit: Circuit | V2Circuit, value: dict, addresses: list[str]) -> dict[str, list[int]]:
     """The public inputs an answer claims, by group (circuits.PUBLIC_INPUT_ORDER): accounts come
     first in `roots` and `leaves`, then the new addresses (observed practice), whose values are
     the addresses asked. ValueError when the answer does not hold one root and leaf per element."""
@@ -109,8 +115,9 @@ def _failure(title: str, answer: Answer, *, expected: Any, received: Any,
                         basis=Basis.LEDGER, status=status, path=result_value("compressedProof"))
 
 
-def _judge(ctx: CheckContext, circuit: Circuit, answer: Answer, addresses: list[str]) -> None:
-    """Verify one answer's proof, deferring what is wrong with it."""
+def _judge(ctx: CheckContext, circuit: Circuit | V2Circuit, answer: Answer, addresses: list[str]) -> None:
+    """Verify one answer's proof, deferring what is wrong with it: a v1 circuit takes the roots and leaves
+    themselves, a v2 one their hash chain (`circuits_v2.public_input_hash`)."""
     value = answer.value
     if answer.error is not None and not _consumed(ctx, answer):
         defer_refused(ctx, answer)  # the accounts are still live: a valid request refused
@@ -126,7 +133,8 @@ def _judge(ctx: CheckContext, circuit: Circuit, answer: Answer, addresses: list[
         return
     try:
         inputs = proof_inputs(circuit, value, addresses)
-        ordered = circuit.order(*inputs.values())
+        ordered = [public_input_hash(*inputs.values())] if isinstance(circuit, V2Circuit) else \
+            circuit.order(*inputs.values())
     except (ValueError, TypeError) as exc:
         ctx.examined("proofs", method=METHOD)
         ctx.defer(_failure(f"Proof inputs cannot be rebuilt ({circuit.name})", answer,
@@ -135,14 +143,46 @@ def _judge(ctx: CheckContext, circuit: Circuit, answer: Answer, addresses: list[
         return
     verdict = verify_compressed(circuit, proof, ordered)
     ctx.examined("proofs", method=METHOD)
+    if isinstance(circuit, V2Circuit):
+        ctx.examined("v2 proofs (batched trees)", method=METHOD)
     if verdict.verified and verdict.setup is not None:
         ctx.examined(f"proofs of the {verdict.setup.name} setup", method=METHOD)  # which keys held, in the report
     if not verdict.verified:
         ctx.defer(_failure(
             f"Groth16 proof does not verify ({circuit.name})", answer,
             expected=f"e(A, B) = e(α, β)·e(vk_x, γ)·e(C, δ) with the published {circuit.name} verifying key of "
-                     f"either setup and public inputs in the order {', '.join(k for k, v in inputs.items() if v)}",
+                     f"either setup and public inputs {_order_text(circuit, inputs)}",
             received={"verdict": verdict.reason, "circuit": circuit.name, "public inputs": _shown(inputs)}))
+
+
+def _order_text(circuit: Circuit | V2Circuit, inputs: dict[str, list[int]]) -> str:
+    groups = ", ".join(k for k, v in inputs.items() if v)
+    return f"hashed in one chain ({groups})" if isinstance(circuit, V2Circuit) else f"in the order {groups}"
+
+
+def _judge_batched(ctx: CheckContext) -> int:
+    """Verify v2 proofs of accounts appended to batched trees: each live batched account, oldest first, asked
+    alone (one proven by index or refused still waits in its queue: `crypto.batched-accounts`'s), then the counts
+    a June-2025 prover can make of those proven by root. Returns how many proofs were asked."""
+    counts = set(ctx.method(METHOD).limit_for("hashes").counts)
+    appended: list[str] = []
+    asked = 0
+    for hash_ in batched_oldest(ctx)[:V2_SINGLES]:
+        answer = ctx.call(METHOD, {"hashes": [hash_]})
+        asked += 1
+        shown = proven(answer)
+        if shown is None or shown.how != "by root":
+            continue
+        appended.append(hash_)
+        if len(appended) == 1:
+            _judge(ctx, PROVABLE[(1, 0)], answer, [])
+        if len(appended) == max(n for n, m in PROVABLE if not m):
+            break
+    for n in sorted({n for n, m in PROVABLE if not m and n > 1}):
+        if n in counts and n <= len(appended):
+            _judge(ctx, PROVABLE[(n, 0)], ctx.call(METHOD, {"hashes": appended[:n]}), [])
+            asked += 1
+    return asked
 
 
 def _consumed(ctx: CheckContext, answer: Answer) -> bool:
@@ -164,13 +204,12 @@ def groth16_proof(ctx: CheckContext) -> None:
                            method=METHOD, basis=Basis.LEDGER, status=Status.UNVERIFIED,
                            path=result_value("compressedProof"))
     hashes = _live_hashes(ctx)
-    batched = len(batched_hashes(ctx) - set(ctx.keys["closed_hashes"]))
-    if batched:
-        partly(ctx, f"{batched} account(s) of batched (v2) trees not verified: their proofs need the batched "
-                    "circuits (height 32), whose verifying keys the kit does not have")
     plan = _plan(ctx, hashes)
-    if not plan:
-        raise Skip("no live account hash discovered and no address tree known: no proof to ask for"
-                   + ("; the batched trees' accounts cannot be verified here" if batched else ""))
+    batched = _judge_batched(ctx) if batched_hashes(ctx) else 0
+    if batched:
+        partly(ctx, "v2 proofs asked of accounts appended to batched trees only: new addresses of a batched "
+                    "address tree, and counts no June-2025 proving key exists for, are not asked")
+    if not plan and not batched:
+        raise Skip("no live account hash discovered and no address tree known: no proof to ask for")
     for circuit, params, addresses in plan:
         _judge(ctx, circuit, ctx.call(METHOD, params), addresses)

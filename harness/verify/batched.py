@@ -20,7 +20,8 @@ from csi_conformance.harness.verify.values import bn_value, matching_layout, tre
 from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT, fold_path
 from csi_conformance.ledger_crypto.merkle import zero_hashes
 
-__all__ = ["EMPTY_BATCHED_ROOT", "Proven", "batched_hashes", "batched_sample", "in_tree", "provable_hashes", "proven"]
+__all__ = ["EMPTY_BATCHED_ROOT", "Proven", "batched_hashes", "batched_oldest", "batched_sample", "in_tree",
+           "provable_hashes", "proven"]
 
 EMPTY_BATCHED_ROOT = int.from_bytes(zero_hashes(BATCHED_STATE_HEIGHT)[-1], "big")
 """The root of a batched state tree no account was appended to: never the root proving an account in it."""
@@ -76,6 +77,16 @@ def batched_sample(ctx: CheckContext, *, trees: int) -> list[dict]:
         ordered = sorted({a["hash"]: a for a in accounts}.values(), key=lambda a: a["leafIndex"])
         sample += [ordered[0]] + ([ordered[-1]] if len(ordered) > 1 else [])
     return sample
+
+
+def batched_oldest(ctx: CheckContext) -> list[str]:
+    """Hashes of the live batched accounts discovery saw, oldest leaf first in each tree (a batch append moves an
+    output queue's oldest leaves into the tree first: the likeliest to be provable by root)."""
+    closed, batched = set(ctx.keys["closed_hashes"]), batched_hashes(ctx)
+    found = {account["hash"]: account for account in _seen(ctx)
+             if isinstance(account, dict) and account.get("hash") in batched and account["hash"] not in closed
+             and type(account.get("leafIndex")) is int}
+    return [h for h, _ in sorted(found.items(), key=lambda item: (item[1]["leafIndex"], item[0]))]
 
 
 @dataclass(frozen=True)

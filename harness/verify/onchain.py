@@ -51,18 +51,20 @@ def judge_of(ctx: CheckContext) -> ChainJudge:
 
 
 def chain_of(ctx: CheckContext) -> ChainJudge:
-    """The run's chain for putting validity proofs before its verifier: not over a chain of today's programs,
-    whose verifier refuses the v1 proofs of every prover this kit can install (Custom 6043); there the served
-    roots are still looked up in the v1 trees' root histories (`onchain.root-history`, with `judge_of`), and
-    its queued accounts, spent by index with no proof, are `onchain.queued-spend`'s (README, "Today's
-    programs")."""
+    """The run's chain for putting validity proofs before its verifier: one whose system program verifies the
+    v1 proofs of the prover this kit installs (0.18.0's programs, or today's 0.28.3 with Light's June 2025
+    verifying keys, the default of `csi chain generate`). Not over the published 0.28.3 programs, whose
+    verifier checks Light's October 2025 keys and refuses those proofs (Custom 6043); there the served roots
+    are still looked up in the v1 trees' root histories (`onchain.root-history`, with `judge_of`), and its
+    queued accounts, spent by index with no proof, are `onchain.queued-spend`'s (README, "Today's programs")."""
     chain = judge_of(ctx)
-    if chain.today:
-        raise NotApplicable("the chain was made by today's programs (0.28.3), whose verifier refuses the v1 proofs "
-                            "of the prover this kit installs (Custom 6043: ProofVerificationFailed; it checks them "
-                            "against a newer trusted setup's keys, whose prover no npm package ships): certify the "
-                            "proofs on a chain of `csi chain generate --programs 0.18.0`; its queued accounts, "
-                            "spent by index with no proof, are judged by onchain.queued-spend")
+    if not chain.verifies_v1_proofs:
+        raise NotApplicable("the chain was made by today's programs (0.28.3) as published, whose verifier refuses "
+                            "the v1 proofs of the prover this kit installs (Custom 6043: ProofVerificationFailed; "
+                            "it checks them against the October 2025 trusted setup's keys, whose prover no npm "
+                            "package ships): certify the proofs on a chain of `csi chain generate` (today's programs "
+                            "with the June 2025 verifying keys) or `--programs 0.18.0`; its queued accounts, spent "
+                            "by index with no proof, are judged by onchain.queued-spend")
     return chain
 
 

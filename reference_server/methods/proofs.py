@@ -19,12 +19,14 @@ from csi_conformance.ledger_crypto import (
     b58decode,
     b58encode,
 )
+from csi_conformance.ledger_proofs.request_v2 import V2Account, V2Address
 from csi_conformance.reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
 from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.registry import rpc_method
 from csi_conformance.reference_server.methods.tree_infos import tree_infos
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.prover import AccountInput, AddressInput, ProverError, prover_for
+from csi_conformance.reference_server.prover_v2 import prove_v2
 from csi_conformance.reference_server.records import Account
 from csi_conformance.schema import Method
 
@@ -80,13 +82,20 @@ def new_address_proofs(ledger: Ledger, params: Sequence[str], method: Method, *,
     return items
 
 
-def _non_inclusion(ledger: Ledger, text: str, *, beyond: bool = False) -> NonInclusionProof:
-    """The proof that `text` is free; an address an account holds is taken even before the tree has it (queued)."""
+def _non_inclusion(ledger: Ledger, text: str, *, beyond: bool = False, tree: bytes | None = None) -> NonInclusionProof:
+    """The proof that `text` is free in `tree` (the address tree by default); an address an account holds is taken
+    even before the tree has it (queued), as is one waiting in a batched address tree's queue."""
     try:
         address = b58decode(text, length=32)
+        indexed = ledger.address_tree
+        if tree is not None and tree != ledger.address_tree_key:
+            queue = ledger.batched_address_trees[tree]
+            if queue.holds(address):
+                raise AddressExistsError(text)
+            indexed = queue.tree
         if ledger.address_taken(address):
             raise AddressExistsError(text)
-        return range_proof(ledger.address_tree, int.from_bytes(address, "big"), beyond=beyond)
+        return range_proof(indexed, int.from_bytes(address, "big"), beyond=beyond)
     except AddressExistsError:
         raise RpcError(SERVER_ERROR, f"Validation Error: address {text} already exists") from None
     except ValueError:
@@ -119,8 +128,10 @@ def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: Serve
     Batched trees: an account still in an output queue is proven by index (spec-2.10 form) or refused (wire
     form, as practice refuses it). An account already appended to a batched tree is proven against the tree's
     root by the batched inclusion circuit (height 32), which the kit's prover does not have: its merkle context
-    is served with `compressedProof: null` (the spec's "ValidityProof or null"), never a proof that cannot
-    verify nor a placeholder that looks like one.
+    is proven against the tree's root by the v2 circuits (height 32; a batched address tree's new address by
+    height 40), from the light prover of the v2 circuits (`prover_v2`); where no reachable prover has the
+    circuit, or v1 and v2 trees are mixed, `compressedProof` is null (the spec's "ValidityProof or null"),
+    never a proof that cannot verify nor a placeholder that looks like one.
 
     Spec: the counts of §8 (4.3-R1, 4.3-R2) and failure for unknown or consumed accounts
     (4.3-R3). Observed practice, where the spec is silent: `hashes` is optional when addresses
@@ -137,18 +148,14 @@ def get_validity_proof(ledger: Ledger, params: Mapping[str, Any], options: Serve
     by_index = [ledger.in_output_queue(a) for a in accounts]
     if any(by_index) and options.proof_form != "spec-2.10":
         _refuse_queued(accounts, by_index)
-    proofs = [_non_inclusion(ledger, text) for text in addresses]
+    proofs = [(tree, _non_inclusion(ledger, text, tree=tree)) for text, tree in addresses]
     elements = [_account_element(ledger, a, queued) for a, queued in zip(accounts, by_index, strict=True)]
-    elements += [_address_element(ledger, p) for p in proofs]
+    elements += [_address_element(p, tree) for tree, p in proofs]
     proven = [a for a, queued in zip(accounts, by_index, strict=True) if not queued]
-    compressed = None
-    if (proven or proofs) and not any(a.queue is not None for a in proven):
-        try:
-            compressed = prover_for(options.prover_url).prove(
-                [_account_input(ledger, a) for a in proven], [_address_input(p) for p in proofs]
-            )
-        except ProverError as exc:
-            raise RpcError(SERVER_ERROR, f"Prover error: {exc}") from None
+    try:
+        compressed = _compressed(ledger, options, proven, proofs)
+    except ProverError as exc:
+        raise RpcError(SERVER_ERROR, f"Prover error: {exc}") from None
     if options.proof_form == "spec-2.10":
         return _spec_form(compressed, elements, tree_infos(ledger, accounts, len(proofs)))
     return _wire_form(compressed, elements)
@@ -162,36 +169,39 @@ def _refuse_queued(accounts: Sequence[Account], by_index: Sequence[bool]) -> Non
                                  "output queue of a batched tree, provable by index only")
 
 
-def _new_addresses(ledger: Ledger, params: Mapping[str, Any]) -> list[str] | None:
-    """The addresses to prove free (None when neither list has entries); every tree named must be the
-    ledger's address tree."""
+def _compressed(ledger: Ledger, options: ServerOptions, proven: Sequence[Account],
+                proofs: Sequence[tuple[bytes, NonInclusionProof]]) -> dict | None:
+    """The proof of the elements proven by root: v1 trees by the v1 circuits, batched trees by the v2 ones
+    (`prover_v2`); None when nothing needs a proof, or v1 and v2 trees are mixed (no circuit takes both)."""
+    if not proven and not proofs:
+        return None
+    batched = [a.queue is not None for a in proven] + [tree != ledger.address_tree_key for tree, _ in proofs]
+    if not any(batched):
+        return prover_for(options.prover_url).prove([_account_input(ledger, a) for a in proven],
+                                                    [_address_input(p) for _, p in proofs])
+    if not all(batched):
+        return None
+    return prove_v2(options.v2_prover, [_v2_account(ledger, a) for a in proven], [_v2_address(p) for _, p in proofs])
+
+
+def _new_addresses(ledger: Ledger, params: Mapping[str, Any]) -> list[tuple[str, bytes]] | None:
+    """The addresses to prove free, each with its tree (None when neither list has entries); every tree named
+    must be the ledger's address tree or one of its batched address trees."""
     with_trees, plain = params.get("newAddressesWithTrees") or None, params.get("newAddresses") or None
     if with_trees is not None and plain is not None:
         raise RpcError(SERVER_ERROR, "Validation Error: give newAddressesWithTrees or the deprecated "
                                      "newAddresses, not both")
     if plain is not None:
-        return list(plain)
+        return [(text, ledger.address_tree_key) for text in plain]
     if with_trees is None:
         return None
+    pairs = []
     for element in with_trees:
         tree = b58decode(element["tree"], length=32)
-        if tree in ledger.batched_address_trees:
-            _refuse_batched_address(ledger, tree, element)
-        if tree != ledger.address_tree_key:
+        if tree != ledger.address_tree_key and tree not in ledger.batched_address_trees:
             raise RpcError(SERVER_ERROR, f"Validation Error: address tree {element['tree']} is not indexed")
-    return [element["address"] for element in with_trees]
-
-
-def _refuse_batched_address(ledger: Ledger, tree: bytes, element: Mapping[str, str]) -> None:
-    """A new address in a batched address tree: taken when an account holds it or it waits in the tree's queue;
-    else refused by name: its proof needs the height-40 non-inclusion circuit, which the installed prover does
-    not have, and this reference serves no proof it cannot make."""
-    address = b58decode(element["address"], length=32)
-    queue = ledger.batched_address_trees[tree]
-    if ledger.address_taken(address) or queue.holds(address):
-        raise RpcError(SERVER_ERROR, f"Validation Error: address {element['address']} already exists")
-    raise RpcError(SERVER_ERROR, f"Prover error: address tree {element['tree']} is a batched tree (height 40); its "
-                                 "non-inclusion circuit is not in the installed prover")
+        pairs.append((element["address"], tree))
+    return pairs
 
 
 def _check_counts(method: Method, given_hashes: list | None, given_addresses: list | None) -> None:
@@ -232,9 +242,9 @@ def _account_element(ledger: Ledger, account: Account, by_index: bool = False) -
     return _Element(account.hash, account.leaf_index, tree.root, tree.root_index, account.tree, "state")
 
 
-def _address_element(ledger: Ledger, proof: NonInclusionProof) -> _Element:
+def _address_element(proof: NonInclusionProof, tree: bytes) -> _Element:
     leaf = proof.value.to_bytes(32, "big")
-    return _Element(leaf, proof.low_leaf_index, proof.root, proof.root_index, ledger.address_tree_key, "address")
+    return _Element(leaf, proof.low_leaf_index, proof.root, proof.root_index, tree, "address")
 
 
 def _int(raw: bytes) -> int:
@@ -252,6 +262,18 @@ def _address_input(proof: NonInclusionProof) -> AddressInput:
     return AddressInput(root=_int(proof.root), value=proof.value, path_index=proof.low_leaf_index,
                         path_elements=tuple(_int(node) for node in proof.path), low_value=proof.low_value,
                         high_value=proof.low_next_value, next_index=proof.low_next_index)
+
+
+def _v2_account(ledger: Ledger, account: Account) -> V2Account:
+    tree = ledger.state_trees[account.tree]
+    return V2Account(root=_int(tree.root), leaf=_int(account.hash), leaf_index=account.leaf_index,
+                     path=tuple(_int(node) for node in tree.proof(account.leaf_index)))
+
+
+def _v2_address(proof: NonInclusionProof) -> V2Address:
+    return V2Address(root=_int(proof.root), address=proof.value, low_value=proof.low_value,
+                     next_value=proof.low_next_value, low_index=proof.low_leaf_index,
+                     path=tuple(_int(node) for node in proof.path))
 
 
 def _wire_form(compressed: dict | None, elements: list[_Element]) -> dict[str, Any]:

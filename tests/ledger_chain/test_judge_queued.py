@@ -1,10 +1,11 @@
 """The spend-by-index judge puts before the programs only an account a user of the chain can sign for.
 
-A queued account that no user can spend (a frozen token account, an account held by a key that is
-not a user's) is one whose refusal would say nothing of the place an indexer served: the programs
-refuse it wherever it is. The judge refuses to judge it (ValueError), and lists it as not signable.
+A queued account that no user can spend (an account held by a key that is not a user's) is one whose
+refusal would say nothing of the place an indexer served: the programs refuse it wherever it is. (A
+frozen token account is spent by its mint's freeze authority, a thaw: test_batched_tokens.py.) The
+judge refuses to judge it (ValueError), and lists it as not signable.
 The chain is today's (tests/ledger_chain/conftest.py), replayed; each test edits one account of the
-replayed model (a freeze, a holder) and puts it back.
+replayed model (a holder) and puts it back.
 """
 
 from __future__ import annotations
@@ -49,16 +50,6 @@ def _edited(chain: Chain, monkeypatch: pytest.MonkeyPatch, item: Queued, **chang
     monkeypatch.setitem(chain.model.live, account.hash, account)
     (edited,) = (other for other in queued_accounts(chain) if other.account.hash == account.hash)
     return edited
-
-
-def test_a_frozen_token_account_is_not_signable_and_not_judged(today_chain: Chain,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    item = _live(today_chain, token=True)
-    assert item.account.token is not None
-    frozen = _edited(today_chain, monkeypatch, item, token=dataclasses.replace(item.account.token, state="frozen"))
-    assert not frozen.signable
-    with pytest.raises(ValueError, match="no queued account of this chain that one of its users can spend"):
-        _judge_at_home(today_chain, frozen)
 
 
 @pytest.mark.parametrize("token", [False, True], ids=["plain", "token"])

@@ -28,8 +28,8 @@ from tests.client.support import HERE, install, tool
 from tests.reference_server.support import HANG_GUARD
 
 pytestmark = pytest.mark.chain
-SEED, OPS = 1, 12
-"""Seed 1's 12 operations hold System transfers and account creations, SPL mint-to, transfer and account
+SEED, OPS = 6, 12
+"""Seed 6's 12 operations hold System transfers and account creations, SPL mint-to, transfer and account
 initialisations, and an associated token account made idempotently."""
 WEB3 = """
 import { Connection } from "@solana/web3.js";

@@ -13,6 +13,7 @@ from typing import Any
 
 from csi_conformance.ledger_proofs.circuits import CIRCUITS, Circuit
 from csi_conformance.ledger_proofs.install import Installation, install
+from csi_conformance.ledger_proofs.install_v2 import V2Installation, install_v2
 
 FIXTURE = Path(__file__).parent / "fixtures" / "proofs.json"
 
@@ -31,3 +32,8 @@ def circuit_named(name: str) -> Circuit:
 def installed_prover() -> Installation:
     """The prover, installed with npm on first use (a failure, never a skip, when that cannot be done)."""
     return install()
+
+
+def installed_v2_prover() -> V2Installation:
+    """The prover of the v2 circuits (npm 0.27.0), installed with npm on first use (a failure, never a skip)."""
+    return install_v2()

@@ -2,7 +2,9 @@
 proofs from the user's proof cache), the reference's ledger over its blocks, the chain replayed into
 LiteSVM (and seen through its judging face, as a run sees it), and the light prover the targets prove
 with (installed when missing: a failure, never a skip, without npm); and a chain of today's programs
-(0.28.3), whose accounts wait in batched trees' output queues, with the reference's ledger over it."""
+(0.28.3) as published, whose accounts wait in batched trees' output queues, with the reference's ledger over
+it; and a chain of today's programs with the June 2025 verifying keys (the default of `csi chain generate`),
+whose verifier takes the installed prover's v1 proofs."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from csi_conformance.ledger_chain import Chain, ChainJudge, generate, load_chain
+from csi_conformance.ledger_chain.patched_programs import install_patched
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.today import TodayPrograms, install_today
 from csi_conformance.ledger_ingest import LedgerSource
@@ -81,3 +84,29 @@ def today_judge(today_dir: Path, today_programs: TodayPrograms) -> ChainJudge:
 def today_ledger(today_dir: Path) -> Ledger:
     """What `csi serve --transactions` serves over the chain of today's programs."""
     return ingest_source(LedgerSource.chain(today_dir)).ledger
+
+
+PATCHED_SEED, PATCHED_OPS = 4, 40
+"""tests/ledger_chain's chain of today's programs with the June 2025 keys (its proofs are in the proof cache):
+v1 spends and new v1 addresses with real proofs beside accounts queued in batched trees."""
+
+
+@pytest.fixture(scope="session")
+def patched_programs() -> TodayPrograms:
+    return install_patched()
+
+
+@pytest.fixture(scope="session")
+def patched_dir(patched_programs: TodayPrograms, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate(PATCHED_OPS, PATCHED_SEED, tmp_path_factory.mktemp("onchain-patched") / "chain",
+                    prover=ChainProver(), installation=patched_programs).folder
+
+
+@pytest.fixture(scope="session")
+def patched_judge(patched_dir: Path, patched_programs: TodayPrograms) -> ChainJudge:
+    return ChainJudge(load_chain(patched_dir, installation=patched_programs))
+
+
+@pytest.fixture(scope="session")
+def patched_ledger(patched_dir: Path) -> Ledger:
+    return ingest_source(LedgerSource.chain(patched_dir)).ledger

@@ -108,18 +108,21 @@ def test_a_proof_a_transaction_can_carry_is_read_as_is() -> None:
 
 
 def test_a_chain_of_todays_programs_is_not_put_before_the_programs_and_says_why() -> None:
-    """Today's verifier refuses the installed prover's v1 proofs (6043), so judging them would fail every target."""
+    """The published 0.28.3 verifier refuses the installed prover's v1 proofs (6043), so judging them would fail
+    every target; with the June 2025 verifying keys patched in (the default chain) it takes them."""
     class _Chain:
-        def __init__(self, today: bool) -> None:
-            self.today = today
+        def __init__(self, today: bool, verifies_v1_proofs: bool) -> None:
+            self.today, self.verifies_v1_proofs = today, verifies_v1_proofs
 
     class _Run:
         def __init__(self, chain: _Chain | None) -> None:
             self.chain = chain
 
-    v1 = _Chain(today=False)
+    v1, patched = _Chain(today=False, verifies_v1_proofs=True), _Chain(today=True, verifies_v1_proofs=True)
     assert chain_of(_Run(v1)) is v1  # type: ignore[arg-type]
-    with pytest.raises(NotApplicable, match=r"today's programs .* --programs 0\.18\.0"):
-        chain_of(_Run(_Chain(today=True)))  # type: ignore[arg-type]
+    assert chain_of(_Run(patched)) is patched  # type: ignore[arg-type]
+    with pytest.raises(NotApplicable, match=r"today's programs \(0\.28\.3\) as published.*Custom 6043.*"
+                                            r"June 2025 verifying keys.*--programs 0\.18\.0"):
+        chain_of(_Run(_Chain(today=True, verifies_v1_proofs=False)))  # type: ignore[arg-type]
     with pytest.raises(NotApplicable, match="no --chain given"):
         chain_of(_Run(None))  # type: ignore[arg-type]
