@@ -96,17 +96,24 @@ def patched_account_compression(original: bytes, setup: KitSetup) -> bytes:
     return replace_verifying_keys(original, pairs)
 
 
-def find_batch_programs(setup: KitSetup, folder: Path | None = None) -> KitBatchPrograms | None:
-    """The set in `folder` when it was made from this kit setup (same verifying keys) and every program is there."""
+def find_batch_programs(setup: KitSetup, base: TodayPrograms, folder: Path | None = None) -> KitBatchPrograms | None:
+    """The set in `folder` when it was made from this kit setup (same verifying keys) and from `base` as it is now
+    (a base made again, with other keys, makes this set again), and every program is there."""
     folder = folder or batch_programs_dir()
     try:
         marker = json.loads((folder / MARKER).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if marker.get("setup") != _setup_keys(setup) or any(not (folder / "programs" / n).is_file()
-                                                          for n in TODAY_FILES.values()):
+    if marker.get("setup") != _setup_keys(setup) or marker.get("base_files") != _files(base.programs_dir) \
+            or any(not (folder / "programs" / n).is_file() for n in TODAY_FILES.values()):
         return None
     return KitBatchPrograms(folder)
+
+
+def _files(programs: Path) -> dict[str, dict[str, str]]:
+    """Each program's SHA-256 in a `programs/` folder (missing ones left out)."""
+    return {name: {"sha256": _sha256((programs / name).read_bytes())} for name in TODAY_FILES.values()
+            if (programs / name).is_file()}
 
 
 def _setup_keys(setup: KitSetup) -> dict[str, str]:
@@ -118,7 +125,7 @@ def make_batch_programs(base: TodayPrograms, setup: KitSetup, folder: Path | Non
     """The set in `folder`, made from `base` and `setup` unless it is there already. ProverInstallError when the
     base is not intact or its account compression program lacks one of today's batch keys."""
     folder = (folder or batch_programs_dir()).expanduser().resolve()
-    found = find_batch_programs(setup, folder)
+    found = find_batch_programs(setup, base, folder)
     if found is not None and not found.check():
         return found
     problems = base.check()
@@ -133,9 +140,9 @@ def make_batch_programs(base: TodayPrograms, setup: KitSetup, folder: Path | Non
             target.write_bytes(patched_account_compression(target.read_bytes(), setup))
         except ValueError as exc:
             raise ProverInstallError(f"{PATCHED}: cannot replace its batch verifying keys: {exc}") from None
-        files = {name: {"sha256": _sha256((staging / "programs" / name).read_bytes())}
-                 for name in TODAY_FILES.values()}
+        files = _files(staging / "programs")
         marker = {"label": f"{base.label} + batch keys of the {LABEL}", "base": base.label,
+                  "base_files": _files(base.programs_dir),
                   "v1_proofs": bool(getattr(base, "v1_proofs", False)),
                   "setup": _setup_keys(setup), "patched": PATCHED, "files": files}
         (staging / MARKER).write_text(json.dumps(marker, indent=1) + "\n", encoding="utf-8")

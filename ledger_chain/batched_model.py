@@ -57,6 +57,8 @@ class OnChainBatchedTree:
     root: bytes
     history: tuple[bytes, ...] = ()
     """The root history as the account holds it (a cyclic buffer: slot = sequence number % capacity)."""
+    root_index: int = 0
+    """The slot of the current root in the root history: what a proof against it names."""
 
 
 def _history(roots: list[bytes], length: int) -> tuple[bytes, ...]:
@@ -89,7 +91,8 @@ def read_batched_tree(data: bytes) -> OnChainBatchedTree:
     length, capacity = struct.unpack_from("<QQ", data, ROOT_HISTORY + 8)
     start = ROOT_HISTORY + 32 + 32 * (sequence_number % capacity)  # one root per sequence number, cyclic
     history = tuple(bytes(data[ROOT_HISTORY + 32 + 32 * i:ROOT_HISTORY + 64 + 32 * i]) for i in range(length))
-    return OnChainBatchedTree(sequence_number, next_index, input_next_index, bytes(data[start:start + 32]), history)
+    return OnChainBatchedTree(sequence_number, next_index, input_next_index, bytes(data[start:start + 32]), history,
+                              sequence_number % capacity)
 
 
 @dataclass
@@ -166,7 +169,10 @@ class TodayModel(Model):
                                  f"input queue is at {mirror.nullifiers}")
             mirror.nullifiers += 1
             mirror.queued[item.queue_index] = item
-            if item.prove_by_index:
+            if item.prove_by_index or item.leaf_index in mirror.outputs:
+                # the program zeroes a spent account's value wherever its batch still holds it, proven by index or
+                # by root (batched-merkle-tree `prove_inclusion_by_index_and_zero_out_leaf`: "always check and zero
+                # out an existing value"); the kit's queue never reuses a batch, so it holds every leaf it received
                 mirror.outputs[item.leaf_index] = _ZERO
 
     def check(self, runtime: Runtime) -> None:

@@ -20,8 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from csi_conformance.ledger_chain.accounts import read_tree
+from csi_conformance.ledger_chain.batched_model import read_batched_tree
 from csi_conformance.ledger_chain.chain import COMPUTE_UNITS, Chain
-from csi_conformance.ledger_chain.model import LiveAccount
+from csi_conformance.ledger_chain.instructions import CompressedAccount, InputAccount
+from csi_conformance.ledger_chain.model import LiveAccount, Model
 from csi_conformance.ledger_chain.operations import address_of, input_of
 from csi_conformance.ledger_chain.programs import error_meaning
 from csi_conformance.ledger_chain.runtime import Executed, failing_program
@@ -62,7 +64,10 @@ class Verdict:
 
 
 def root_history(chain: Chain, tree: Pubkey) -> RootHistory:
-    """The root history of a state or address tree, as its account holds it now."""
+    """The root history of a state or address tree, as its account holds it now (a batched state tree's too)."""
+    if tree in getattr(chain.model, "batched", {}):
+        batched = read_batched_tree(chain.runtime.data(tree))
+        return RootHistory(tree, batched.sequence_number, batched.history)
     onchain = read_tree(chain.runtime.data(tree))
     return RootHistory(tree, onchain.sequence_number, onchain.roots)
 
@@ -81,6 +86,19 @@ def groups(chain: Chain) -> list[list[bytes]]:
             continue
         mint = account.token.mint if account.token else None
         found.setdefault((bytes(account.holder), mint), []).append(account.hash)
+    return list(found.values())
+
+
+def appended_groups(chain: Chain) -> list[list[bytes]]:
+    """Sets of live plain accounts of one user appended to one batched tree by the forester (their leaf in the
+    tree, as its account's next index says): what a v2 inclusion proof (height 32) proves, spent together."""
+    batched = getattr(chain.model, "batched", {})
+    next_index = {tree: read_batched_tree(chain.runtime.data(tree)).next_index for tree in batched}
+    found: dict[tuple[bytes, Pubkey], list[bytes]] = {}
+    for account in sorted(chain.model.live.values(), key=lambda a: a.hash):
+        if account.tree in next_index and account.leaf_index < next_index[account.tree] \
+                and account.token is None and account.holder in chain.keys.users:
+            found.setdefault((bytes(account.holder), account.tree), []).append(account.hash)
     return list(found.values())
 
 
@@ -133,13 +151,24 @@ def _signer(chain: Chain, accounts: Sequence[LiveAccount]) -> Keypair:
 def _spend(chain: Chain, signer: Keypair, accounts: Sequence[LiveAccount], seeds: Sequence[bytes], proof: dict,
            root_indices: Sequence[int]) -> Instruction:
     model = chain.model
-    inputs = [replace(input_of(model, account), root_index=root_indices[i]) for i, account in enumerate(accounts)]
-    tree = accounts[0].tree if accounts else next(iter(model.state_trees))  # the addresses need no account
+    inputs = [_input(model, account, root_indices[i]) for i, account in enumerate(accounts)]
+    tree = accounts[0].tree if accounts and accounts[0].tree in model.state_trees else next(iter(model.state_trees))
     outputs = [Output(signer.pubkey(), sum(a.lamports for a in accounts), tree)] if accounts else []
     addresses = [NewAddress(seed, root_indices[len(accounts) + i], model.address_tree_key, model.address_queue)
                  for i, seed in enumerate(seeds)]
     return invoke(payer=signer.pubkey(), authority=signer.pubkey(), inputs=inputs, outputs=outputs,
                   new_addresses=addresses, proof=proof)
+
+
+def _input(model: Model, account: LiveAccount, root_index: int) -> InputAccount:
+    """Where an account to spend by proof is: a v1 tree and its nullifier queue, or a batched tree and its output
+    queue (its leaf appended, proven by root: the byte that was 0.18.0's empty queue index is `prove_by_index`
+    false in today's layout)."""
+    batched = getattr(model, "batched", {})
+    if account.tree in batched:
+        return InputAccount(CompressedAccount(account.owner, account.lamports, account.address), account.hash,
+                            account.tree, batched[account.tree].queue, account.leaf_index, root_index)
+    return replace(input_of(model, account), root_index=root_index)
 
 
 def _token_spend(chain: Chain, signer: Keypair, accounts: Sequence[LiveAccount], proof: dict,

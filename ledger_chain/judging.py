@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from csi_conformance.ledger_chain.chain import Chain
-from csi_conformance.ledger_chain.judge import RootHistory, Verdict, groups, judge_proof, new_address, root_history
+from csi_conformance.ledger_chain.judge import (
+    RootHistory,
+    Verdict,
+    appended_groups,
+    groups,
+    judge_proof,
+    new_address,
+    root_history,
+)
 from csi_conformance.ledger_chain.judge import spent_accounts as spent_hashes
 from csi_conformance.ledger_chain.judge_queued import judge_spend_by_index, queued_accounts
 from csi_conformance.ledger_chain.replay import load_chain
@@ -93,6 +101,11 @@ class ChainJudge:
     def groups(self) -> list[AccountGroup]:
         live = self._chain.model.live
         return [AccountGroup(tuple(group), live[group[0]].token is not None) for group in groups(self._chain)]
+
+    def appended_groups(self) -> list[AccountGroup]:
+        """Live plain accounts appended to a batched tree, one user's of one tree per group: what one v2 inclusion
+        proof (height 32) proves and one transaction spends."""
+        return [AccountGroup(tuple(group), False) for group in appended_groups(self._chain)]
 
     def spent_accounts(self) -> list[SpentAccount]:
         spent = self._chain.model.spent

@@ -23,7 +23,8 @@ from csi_conformance.groundwork.errors import ConfigError, JsonError
 from csi_conformance.groundwork.jsonio import dumps, loads
 from csi_conformance.ledger_crypto.groth16 import proof_from_gnark
 from csi_conformance.ledger_proofs.install import find_installation
-from csi_conformance.ledger_proofs.process import shared_prover
+from csi_conformance.ledger_proofs.process import ProverStartError, shared_prover, shared_v2_prover
+from csi_conformance.ledger_proofs.request_v2 import V2Account, v2_request
 
 __all__ = ["AccountProof", "AddressProof", "ChainProver", "ProverUnavailable", "default_cache_dir", "request_body"]
 
@@ -100,7 +101,15 @@ class ChainProver:
 
     def prove(self, accounts: Sequence[AccountProof], addresses: Sequence[AddressProof]) -> dict[str, list[int]]:
         """The compressed proof `{a, b, c}` (lists of byte values) for these accounts and addresses."""
-        body = request_body(accounts, addresses)
+        return self._proof(request_body(accounts, addresses), self._endpoint)
+
+    def prove_v2(self, accounts: Sequence[V2Account]) -> dict[str, list[int]]:
+        """A v2 inclusion proof (batched trees, height 32) from the light prover of the v2 circuits (npm 0.27.0,
+        its June 2025 keys), kept in the same cache by its request's bytes."""
+        _, body = v2_request(accounts, ())
+        return self._proof(dumps(body).encode(), self._v2_endpoint)
+
+    def _proof(self, body: bytes, endpoint: Callable[[], str]) -> dict[str, list[int]]:
         path = self.cache_dir / f"{hashlib.sha256(body).hexdigest()}.json"
         if path.is_file():
             try:
@@ -109,7 +118,7 @@ class ChainProver:
                 return proof
             except (OSError, JsonError, ValueError):
                 path.unlink(missing_ok=True)  # a damaged entry is proven again
-        proof = proof_from_gnark(self._ask(body))
+        proof = proof_from_gnark(self._ask(body, endpoint()))
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         temporary.write_text(dumps(proof), encoding="utf-8")
@@ -129,8 +138,15 @@ class ChainProver:
                 self.on_start(f"light prover on {prover.url}, started in {prover.started_in or 0:.1f} s")
         return self.url.rstrip("/") + "/prove"
 
-    def _ask(self, body: bytes) -> Any:
-        endpoint = self._endpoint()
+    def _v2_endpoint(self) -> str:
+        try:
+            prover = shared_v2_prover()
+        except ProverStartError as exc:
+            raise ProverUnavailable(f"a v2 proof is needed: {exc}") from exc
+        assert prover is not None  # waited for
+        return prover.url.rstrip("/") + "/prove"
+
+    def _ask(self, body: bytes, endpoint: str) -> Any:
         try:
             answer = httpx.post(endpoint, content=body, timeout=self.timeout,
                                 headers={"content-type": "application/json"})

@@ -23,6 +23,7 @@ from csi_conformance.ledger_chain.batched_ops import (
     RefusedV1Spend,
     queue_of,
 )
+from csi_conformance.ledger_chain.batched_proof_ops import V2Spend
 from csi_conformance.ledger_chain.batched_token_kinds import BATCHED_TOKEN_KINDS
 from csi_conformance.ledger_chain.kinds import Draw, Kind, Users
 from csi_conformance.ledger_chain.kinds import _seed as free_seed
@@ -31,10 +32,11 @@ from csi_conformance.ledger_chain.operations import Operation, SolInvoke, addres
 from csi_conformance.ledger_chain.programs import STATE_TREE
 from csi_conformance.ledger_chain.system import Output
 from csi_conformance.ledger_chain.token_ops import CreateMint, MintTo, SplMint, TokenTransfer
+from csi_conformance.ledger_proofs.circuits_v2 import PROVABLE
 from hypothesis import strategies as st
 from solders.pubkey import Pubkey
 
-__all__ = ["OCTOBER_KEYS_KINDS", "TODAY_KINDS", "V1_PROVEN", "kinds_for"]
+__all__ = ["OCTOBER_KEYS_KINDS", "TODAY_KINDS", "V1_PROVEN", "V2_PROVEN", "kinds_for"]
 
 MAX_MINTS = 2
 BY_INDEX_COUNTS = (1, 2, 3, 4, 8)
@@ -235,6 +237,38 @@ def _token_transfer(draw: Draw, model: Model, users: Users, *, decompress: bool 
     return BatchedTokenTransfer("token-transfer-by-index", mint, user, tuple(a.hash for a in inputs), tuple(outputs))
 
 
+V2_COUNTS = tuple(sorted(n for n, m in PROVABLE if not m))
+"""Accounts a v2 inclusion proof of the installed prover of the v2 circuits takes (June 2025 keys)."""
+
+
+def _appended(model: Model, users: Users) -> dict[tuple[int, Pubkey], list[LiveAccount]]:
+    """(user, batched tree) -> that user's live plain accounts the forester appended to the tree, spendable by root
+    (the tree's input queue has room for their nullifiers)."""
+    today = _today(model)
+    found: dict[tuple[int, Pubkey], list[LiveAccount]] = {}
+    for account in sorted(model.live.values(), key=lambda a: a.hash):
+        mirror = today.batched.get(account.tree)
+        user = users.index(account.holder)
+        if mirror is None or user is None or account.token is not None or account.address is not None \
+                or account.leaf_index >= mirror.appended or not today.spendable(account.tree, max(V2_COUNTS)):
+            continue
+        found.setdefault((user, account.tree), []).append(account)
+    return found
+
+
+def _v2_transfer(draw: Draw, model: Model, users: Users) -> Operation:
+    """Appended accounts of one user and tree, spent by root with a v2 proof, to another user and back."""
+    groups = _appended(model, users)
+    user, tree = draw(st.sampled_from(sorted(groups, key=lambda k: (k[0], bytes(k[1])))))
+    inputs = _pick(draw, groups[(user, tree)], V2_COUNTS)
+    total = sum(a.lamports for a in inputs)
+    amount = draw(st.integers(1, total))
+    outputs = [Output(users.keys[_other(draw, users, user)], amount, STATE_TREE)]
+    if total - amount:
+        outputs.append(Output(users.keys[user], total - amount, STATE_TREE))
+    return V2Spend("v2-transfer", user, tuple(a.hash for a in inputs), tuple(outputs))
+
+
 def _has_queued(model: Model, users: Users, *, token: bool = False, minimum: int = 1) -> bool:
     return any(len(v) >= minimum for v in _queued(model, users, token=token).values())
 
@@ -258,12 +292,16 @@ TODAY_KINDS: dict[str, Kind] = {
     "decompress-spl-by-index": Kind(2, lambda m, u: _has_queued(m, u, token=True),
                                     lambda d, m, u: _token_transfer(d, m, u, decompress=True)),
     **BATCHED_TOKEN_KINDS,
+    "v2-transfer": Kind(6, lambda m, u: bool(_appended(m, u)), _v2_transfer),
 }
-"""Every kind a chain of today's programs with the June 2025 verifying keys draws, by name."""
+"""Every kind a chain of today's programs with the June 2025 verifying keys draws, by name (a v2 transfer once
+the forester has appended accounts to a batched tree)."""
 
 V1_PROVEN = ("v1-transfer", "v1-new-address", "v1-new-address-with-inputs")
+V2_PROVEN = ("v2-transfer",)
+"""Drawn once the forester (kit setup) has appended accounts: a chain without batch keys has none to spend."""
 OCTOBER_KEYS_KINDS: dict[str, Kind] = {
-    **{name: kind for name, kind in TODAY_KINDS.items() if name not in V1_PROVEN},
+    **{name: kind for name, kind in TODAY_KINDS.items() if name not in V1_PROVEN + V2_PROVEN},
     "v1-spend-refused": Kind(1, lambda m, u: bool(_v1_plain(m, u)), _v1_spend),
 }
 """The kinds of a chain of the published 0.28.3 programs, whose verifier refuses the installed prover's proofs."""

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 from csi_conformance.ledger_chain import generate
+from csi_conformance.ledger_chain.generation import TODAY, programs_for
+from csi_conformance.ledger_chain.patched_programs import install_patched
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.today import install_today
 from csi_conformance.reference_server.scenarios import __file__ as _scenarios_init
@@ -37,8 +39,11 @@ FOLDERS = sorted(p for p in (PHOTON_HEAD / "transactions").iterdir() if p.is_dir
     p for p in (PHOTON_HEAD / "blocks").iterdir() if p.is_dir())
 SCENARIOS = sorted(p.stem for p in Path(_scenarios_init).parent.glob("*.yaml"))
 APIS = ("0.50.0", "photon-366a15b")
-CHAINS = (("v1", 1, 24), ("v1", 8, 36), ("today", 1, 30), ("today", 2, 30), ("today", 8, 40))
-"""(program set, seed, operations): seed 8 is the one the chain tests use (its proofs are cached by then)."""
+CHAINS = (("v1", 1, 24), ("v1", 8, 36), ("published", 1, 30), ("today", 2, 30), ("default", 4, 40))
+"""(program set, seed, operations): `published` is today's programs as npm has them (October 2025 keys), `today`
+with the June 2025 keys, `default` adds the kit
+setup's batch keys (the forester's batches, v2 spends by root), as `csi chain generate` makes it; seeds 8 and 4
+are the ones the chain tests use (their proofs are cached by then)."""
 ONCHAIN_PROOF = "onchain.proof-accepted"
 
 
@@ -98,7 +103,8 @@ def test_every_bundled_scenario(scenario_url: tuple[str, str], api: str, tmp_pat
 @pytest.fixture(scope="module", params=CHAINS, ids=lambda c: f"{c[0]}-seed{c[1]}-{c[2]}ops")
 def chain_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     programs, seed, ops = request.param
-    installation = installed_prover() if programs == "v1" else install_today()
+    installation = {"v1": installed_prover, "published": install_today, "today": install_patched,
+                    "default": lambda: programs_for(TODAY)}[programs]()
     folder = generate(ops, seed, tmp_path_factory.mktemp(f"chain-{programs}") / "chain", prover=ChainProver(),
                       installation=installation).folder
     with csi_serve("--port", "0", "--prover", "none", "--transactions", folder,

@@ -42,6 +42,7 @@ from csi_conformance.harness.verify.onchain_queued import ACCOUNT_METHOD, Place,
 from csi_conformance.harness.verify.onchain_roots import Histories, Served, address_roots, root_problems, validity_roots
 from csi_conformance.harness.verify.validity import Problem
 from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.ledger_proofs.circuits_v2 import V2Circuit
 
 if TYPE_CHECKING:
     from csi_conformance.ledger_chain.judging import ChainJudge, QueuedAccount, Verdict
@@ -137,7 +138,7 @@ def _judge_proof(ctx: CheckContext, chain: ChainJudge, item: Planned, answer: An
         return
     verdict = chain.judge_proof(hashes=item.hashes, seeds=item.seeds, proof=parts.proof,
                                 root_indices=parts.root_indices)
-    ctx.examined(f"{item.circuit.family} proofs", method=METHOD)
+    ctx.examined(f"{'v2 ' if isinstance(item.circuit, V2Circuit) else ''}{item.circuit.family} proofs", method=METHOD)
     if not verdict.accepted:
         ctx.defer(CheckFailure(
             f"Proof refused on-chain ({item.label})",
@@ -199,7 +200,7 @@ def queued_spend(ctx: CheckContext) -> None:
     for account in queued:
         if not account.spendable:
             partly(ctx, f"{b58encode(account.hash)}: no user of the chain can sign a spend of it (another "
-                        "program's account, or a frozen token account)")
+                        "program's account)")
             continue
         answer = ctx.call(ACCOUNT_METHOD, {"hash": b58encode(account.hash)})
         if account.spent:

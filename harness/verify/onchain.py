@@ -5,9 +5,10 @@ face for judges (`ledger_chain.judging.ChainJudge`). The plan asks one validity 
 contract allows and the chain can fill, of accounts one transaction can spend together (`groups`: a
 user's plain accounts; a user's tokens of one mint) in v1 state trees, with new addresses from seeds
 the kit picks (`new_address`), so that the transaction a proof is for can be built and simulated,
-and the program's verdict is about the proof, never about the kit's choice. An account waiting in a
-batched tree's output queue (a chain of today's programs) is spent by index with no proof: it is
-`onchain.queued-spend`'s, never planned here.
+and the program's verdict is about the proof, never about the kit's choice. On a chain of today's
+programs, accounts the forester appended to a batched tree are proven by the v2 inclusion circuits
+(height 32) and spent by root the same way; an account still waiting in an output queue is spent by
+index with no proof: it is `onchain.queued-spend`'s, never planned here.
 An answer is asked once per run, whichever `onchain` check needs it first. Nothing here decides a
 verdict: it reads what the target sent and says what keeps it out of a transaction.
 """
@@ -26,6 +27,7 @@ from csi_conformance.harness.core.values import clip
 from csi_conformance.harness.verify.validity import Problem
 from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.ledger_proofs.circuits import CIRCUITS, Circuit
+from csi_conformance.ledger_proofs.circuits_v2 import PROVABLE, V2Circuit
 
 if TYPE_CHECKING:  # a chain needs LiteSVM: its face is imported where a run has one, not by every run
     from csi_conformance.ledger_chain.judging import ChainJudge
@@ -72,7 +74,7 @@ def chain_of(ctx: CheckContext) -> ChainJudge:
 class Planned:
     """One proof to ask for: its circuit, the accounts it spends, the seeds of the addresses it creates."""
 
-    circuit: Circuit
+    circuit: Circuit | V2Circuit
     hashes: tuple[bytes, ...]
     seeds: tuple[bytes, ...]
     addresses: tuple[str, ...]
@@ -119,10 +121,28 @@ def _plan(ctx: CheckContext, chain: ChainJudge) -> tuple[list[Planned], list[str
         planned.append(_planned(chain, circuit, tuple(plain[:n]), seeds))
     if tokens:
         planned.append(_planned(chain, CIRCUITS[(1, 0)], tuple(tokens[:1]), (), token=True))
-    return planned, unreached
+    return planned + _plan_v2(ctx, chain, unreached), unreached
 
 
-def _planned(chain: ChainJudge, circuit: Circuit, hashes: tuple[bytes, ...], seeds: tuple[bytes, ...], *,
+def _plan_v2(ctx: CheckContext, chain: ChainJudge, unreached: list[str]) -> list[Planned]:
+    """One v2 inclusion proof per count a June-2025 proving key exists for, of accounts the forester appended to a
+    batched tree (a chain of today's programs whose system program verifies the kit's setup)."""
+    if not chain.verifies_v1_proofs:
+        return []
+    appended = max((group.hashes for group in chain.appended_groups()), key=len, default=())
+    planned = []
+    for (n, m), circuit in sorted(PROVABLE.items()):
+        if m or not _allowed(ctx, n, 0):
+            continue
+        if n > len(appended):
+            if chain.today:
+                unreached.append(f"{circuit.name}: no user holds {n} plain accounts appended to one batched tree")
+            continue
+        planned.append(_planned(chain, circuit, tuple(appended[:n]), ()))
+    return planned
+
+
+def _planned(chain: ChainJudge, circuit: Circuit | V2Circuit, hashes: tuple[bytes, ...], seeds: tuple[bytes, ...], *,
              token: bool = False) -> Planned:
     addresses = tuple(b58encode(chain.new_address(seed)) for seed in seeds)
     trees = tuple(chain.tree_of(hash_) for hash_ in hashes)

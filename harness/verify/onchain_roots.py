@@ -47,9 +47,13 @@ class Histories:
     """The on-chain root history of each tree of a chain, read once (simulations never change it)."""
 
     def __init__(self, chain: ChainJudge) -> None:
+        self._chain = chain
         self._histories = {tree: chain.root_history(tree) for tree in (*chain.state_trees, chain.address_tree)}
 
     def get(self, tree: str) -> RootHistory:
+        """A tree's history; a batched tree's (a v2 proof's) is read when first asked."""
+        if tree not in self._histories:
+            self._histories[tree] = self._chain.root_history(tree)
         return self._histories[tree]
 
 

@@ -1,8 +1,9 @@
 """End to end: the 0.27.0 prover proves v2 inclusion, non-inclusion and combined statements over the kit's own
 trees (height 32 and 40), and the kit verifies each under Light's June-2025 keys, and nothing false.
 
-One prover start (about 30 s: it loads all 18 keys) serves the module. Skipped, saying so, when the 0.27.0
-prover is not installed (`csi prover install --v2`).
+The process-wide prover of the v2 circuits serves the module (one start, about 30 s: it loads all 18 keys,
+shared with every other test of the session). Installed when missing, so on a machine without npm these tests
+fail, never skip.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,25 +18,21 @@ from csi_conformance.ledger_crypto import BatchedAddressTree, StateTree, poseido
 from csi_conformance.ledger_crypto.groth16 import proof_from_gnark
 from csi_conformance.ledger_proofs import verify
 from csi_conformance.ledger_proofs.circuits_v2 import JUNE_2025
-from csi_conformance.ledger_proofs.install_v2 import find_v2_installation
-from csi_conformance.ledger_proofs.process import ProverProcess
+from csi_conformance.ledger_proofs.process import ProverProcess, shared_v2_prover
 from csi_conformance.ledger_proofs.request_v2 import V2Account, V2Address, v2_request
 
+from tests.ledger_proofs.support import installed_v2_prover
 from tests.ledger_proofs.test_circuits_v2 import _generated
 
-INSTALLED = find_v2_installation()
-pytestmark = pytest.mark.skipif(INSTALLED is None, reason="the 0.27.0 prover is not installed: "
-                                                          "run `csi prover install --v2`")
+pytestmark = pytest.mark.prover
 
 
 @pytest.fixture(scope="module")
-def prover_v2() -> Iterator[ProverProcess]:
-    assert INSTALLED is not None
-    prover = ProverProcess(INSTALLED).start()
-    try:
-        yield prover
-    finally:
-        prover.stop()
+def prover_v2() -> ProverProcess:
+    installed_v2_prover()
+    prover = shared_v2_prover()
+    assert prover is not None  # waited for
+    return prover
 
 
 def _prove(prover: ProverProcess, body: dict[str, Any]) -> dict[str, list[int]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from csi_conformance.ledger_chain import Chain, ChainJudge, generate, load_chain
-from csi_conformance.ledger_chain.patched_programs import install_patched
+from csi_conformance.ledger_chain.generation import TODAY, programs_for
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.today import TodayPrograms, install_today
 from csi_conformance.ledger_ingest import LedgerSource
@@ -87,13 +87,16 @@ def today_ledger(today_dir: Path) -> Ledger:
 
 
 PATCHED_SEED, PATCHED_OPS = 4, 40
-"""tests/ledger_chain's chain of today's programs with the June 2025 keys (its proofs are in the proof cache):
-v1 spends and new v1 addresses with real proofs beside accounts queued in batched trees."""
+"""A chain of today's programs with the June 2025 keys and the forester (its proofs are in the proof cache): v1
+spends and new v1 addresses with real proofs, 4 batch appends and 2 batch nullifies, accounts both queued and
+appended in batched trees."""
 
 
 @pytest.fixture(scope="session")
 def patched_programs() -> TodayPrograms:
-    return install_patched()
+    """The default of `csi chain generate`: the June 2025 keys, and the kit setup's batch keys (the forester's
+    batches append accounts to the batched trees, which v2 proofs then prove)."""
+    return programs_for(TODAY)
 
 
 @pytest.fixture(scope="session")
