@@ -21,30 +21,27 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import os
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-import httpx
-from csi_conformance.groundwork.jsonio import dumps, loads
+from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.ledger_chain.batch_programs import KitBatchPrograms
 from csi_conformance.ledger_chain.batched_model import QueueMirror, TodayModel
 from csi_conformance.ledger_chain.instructions import metas
 from csi_conformance.ledger_chain.model import Model
 from csi_conformance.ledger_chain.operations import Built, Context, Operation
 from csi_conformance.ledger_chain.programs import ACCOUNT_COMPRESSION, NOOP, REGISTRY, pda
-from csi_conformance.ledger_chain.proofs import ProverUnavailable, default_cache_dir
+from csi_conformance.ledger_chain.proofs import ProverUnavailable, ask_prover, cached_proof, default_cache_dir
 from csi_conformance.ledger_crypto import StateTree
 from csi_conformance.ledger_crypto.batched import hash_chain
-from csi_conformance.ledger_crypto.groth16 import proof_from_gnark
 from csi_conformance.ledger_proofs.batch_setup import BatchProverProcess, KitSetup, find_kit_setup, prover_binary
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
-__all__ = ["ZKP_BATCH", "BatchAppend", "BatchNullify", "BatchProver", "attach", "due", "enable", "forest",
+__all__ = ["ZKP_BATCH", "BatchAppend", "BatchNullify", "BatchProver", "due", "forest",
            "start_forester"]
 
 ZKP_BATCH = 10
@@ -69,30 +66,17 @@ class BatchProver:
     _process: BatchProverProcess | None = None
 
     def prove(self, body: bytes) -> dict[str, list[int]]:
-        path = self.cache_dir / f"{hashlib.sha256(body).hexdigest()}.json"
-        if path.is_file():
+        proof, cached = cached_proof(self.cache_dir, body, lambda: ask_prover(self._url(), body, self.timeout))
+        if cached:
             self.cached += 1
-            return loads(path.read_text(encoding="utf-8"))
-        proof = proof_from_gnark(self._ask(body))
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(dumps(proof), encoding="utf-8")
-        os.replace(temporary, path)
-        self.proved += 1
+        else:
+            self.proved += 1
         return proof
 
-    def _ask(self, body: bytes) -> Any:
+    def _url(self) -> str:
         if self._process is None or not self._process.running:
             self._process = BatchProverProcess(self.binary, self.setup).start()
-        try:
-            answer = httpx.post(self._process.url + "/prove", content=body, timeout=self.timeout,
-                                headers={"content-type": "application/json"})
-        except httpx.HTTPError as exc:
-            raise ProverUnavailable(f"the batch prover did not answer: {exc}") from exc
-        if answer.status_code != 200:
-            raise ProverUnavailable(f"the batch prover refused the request (HTTP {answer.status_code}): "
-                                    f"{answer.text[:300]}")
-        return loads(answer.content)
+        return self._process.url + "/prove"
 
     def stop(self) -> None:
         if self._process is not None:
@@ -270,33 +254,20 @@ def _sent_root(transition: Transition, tamper: bool) -> bytes:
 
 
 def _proof(ctx: Context, body: bytes) -> dict[str, list[int]]:
-    """From the batch prover the chain's prover carries (`attach`)."""
-    batch_prover = getattr(ctx.prover, "batch", None)
-    if batch_prover is None:
+    """From the batch prover the chain's prover carries (`ChainProver.batch`)."""
+    if ctx.prover.batch is None:
         raise ProverUnavailable("a batch proof is needed and the chain has no batch prover (kit setup)")
-    return batch_prover.prove(body)
-
-
-def attach(prover: Any, batch_prover: BatchProver) -> None:
-    """Give the chain's prover (`ChainProver`) the batch prover the forester's operations ask."""
-    prover.batch = batch_prover
-
-
-def enable(chain: Any, batch_prover: BatchProver) -> None:
-    """Give the chain's prover the batch prover (the program set named the forester at genesis,
-    `KitBatchPrograms.genesis`)."""
-    attach(chain.prover, batch_prover)
+    return ctx.prover.batch.prove(body)
 
 
 def start_forester(chain: Any) -> BatchProver | None:
     """The batch prover of a chain whose programs carry the kit setup's keys (None for other program sets),
-    attached to its prover; its proofs go to the same proof cache."""
+    given to its prover (`ChainProver.batch`); its proofs go to the same proof cache."""
     setup, binary = find_kit_setup(), prover_binary()
     if not isinstance(chain.installation, KitBatchPrograms) or setup is None or binary is None:
         return None
-    batch_prover = BatchProver(binary, setup, cache_dir=chain.prover.cache_dir)
-    attach(chain.prover, batch_prover)
-    return batch_prover
+    chain.prover.batch = BatchProver(binary, setup, cache_dir=chain.prover.cache_dir)
+    return chain.prover.batch
 
 
 def forest(chain: Any) -> list[tuple[Operation, Any]]:

@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 from csi_conformance.groundwork.errors import ConfigError, JsonError
@@ -26,7 +26,8 @@ from csi_conformance.ledger_proofs.install import find_installation
 from csi_conformance.ledger_proofs.process import ProverStartError, shared_prover, shared_v2_prover
 from csi_conformance.ledger_proofs.request_v2 import V2Account, v2_request
 
-__all__ = ["AccountProof", "AddressProof", "ChainProver", "ProverUnavailable", "default_cache_dir", "request_body"]
+__all__ = ["AccountProof", "AddressProof", "BatchProving", "ChainProver", "ProverUnavailable", "ask_prover",
+           "cached_proof", "default_cache_dir", "request_body"]
 
 
 class ProverUnavailable(ConfigError):
@@ -87,6 +88,12 @@ def default_cache_dir() -> Path:
     return cache_home / "csi-conformance" / "chain-proofs"
 
 
+class BatchProving(Protocol):
+    """What proves the forester's batch transitions: a prover request's bytes in, the compressed proof out."""
+
+    def prove(self, body: bytes) -> dict[str, list[int]]: ...
+
+
 @dataclass
 class ChainProver:
     """Proofs by request: from the cache folder, else from the light prover (then kept)."""
@@ -98,6 +105,9 @@ class ChainProver:
     proved: int = 0
     cached: int = 0
     on_start: Callable[[str], None] | None = None
+    batch: BatchProving | None = None
+    """The forester's prover of the batch circuits (`batch_forester.BatchProver`), when the chain's programs carry
+    the kit setup's batch keys."""
 
     def prove(self, accounts: Sequence[AccountProof], addresses: Sequence[AddressProof]) -> dict[str, list[int]]:
         """The compressed proof `{a, b, c}` (lists of byte values) for these accounts and addresses."""
@@ -110,20 +120,11 @@ class ChainProver:
         return self._proof(dumps(body).encode(), self._v2_endpoint)
 
     def _proof(self, body: bytes, endpoint: Callable[[], str]) -> dict[str, list[int]]:
-        path = self.cache_dir / f"{hashlib.sha256(body).hexdigest()}.json"
-        if path.is_file():
-            try:
-                proof = loads(path.read_text(encoding="utf-8"))
-                self.cached += 1
-                return proof
-            except (OSError, JsonError, ValueError):
-                path.unlink(missing_ok=True)  # a damaged entry is proven again
-        proof = proof_from_gnark(self._ask(body, endpoint()))
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(dumps(proof), encoding="utf-8")
-        os.replace(temporary, path)
-        self.proved += 1
+        proof, cached = cached_proof(self.cache_dir, body, lambda: ask_prover(endpoint(), body, self.timeout))
+        if cached:
+            self.cached += 1
+        else:
+            self.proved += 1
         return proof
 
     def _endpoint(self) -> str:
@@ -146,16 +147,34 @@ class ChainProver:
         assert prover is not None  # waited for
         return prover.url.rstrip("/") + "/prove"
 
-    def _ask(self, body: bytes, endpoint: str) -> Any:
+
+def cached_proof(cache_dir: Path, body: bytes, ask: Callable[[], Any]) -> tuple[dict[str, list[int]], bool]:
+    """The compressed proof of a prover request from `cache_dir` (kept under the SHA-256 of its bytes), else from
+    `ask()` (gnark's JSON), then kept; and whether it came from the cache. A damaged entry is proven again."""
+    path = cache_dir / f"{hashlib.sha256(body).hexdigest()}.json"
+    if path.is_file():
         try:
-            answer = httpx.post(endpoint, content=body, timeout=self.timeout,
-                                headers={"content-type": "application/json"})
-        except httpx.HTTPError as exc:
-            raise ProverUnavailable(f"the light prover at {endpoint} did not answer: {exc}") from exc
-        if answer.status_code != 200:
-            raise ProverUnavailable(f"the light prover refused the chain's inputs (HTTP {answer.status_code}): "
-                                    f"{answer.text[:300]}")
-        try:
-            return loads(answer.content)
-        except JsonError as exc:
-            raise ProverUnavailable(f"the light prover answered no JSON: {exc}") from exc
+            return loads(path.read_text(encoding="utf-8")), True
+        except (OSError, JsonError, ValueError):
+            path.unlink(missing_ok=True)
+    proof = proof_from_gnark(ask())
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(dumps(proof), encoding="utf-8")
+    os.replace(temporary, path)
+    return proof, False
+
+
+def ask_prover(endpoint: str, body: bytes, timeout: float) -> Any:
+    """POST a request to a light prover's `/prove`; its JSON answer, or ProverUnavailable saying why not."""
+    try:
+        answer = httpx.post(endpoint, content=body, timeout=timeout, headers={"content-type": "application/json"})
+    except httpx.HTTPError as exc:
+        raise ProverUnavailable(f"the light prover at {endpoint} did not answer: {exc}") from exc
+    if answer.status_code != 200:
+        raise ProverUnavailable(f"the light prover refused the chain's inputs (HTTP {answer.status_code}): "
+                                f"{answer.text[:300]}")
+    try:
+        return loads(answer.content)
+    except JsonError as exc:
+        raise ProverUnavailable(f"the light prover answered no JSON: {exc}") from exc

@@ -29,7 +29,7 @@ from typing import Any
 
 from csi_conformance.groundwork.errors import ConfigError
 from csi_conformance.ledger_proofs.install_v2 import find_v2_installation
-from csi_conformance.ledger_proofs.npm_package import cache_folder
+from csi_conformance.ledger_proofs.npm_package import cache_folder, file_problems
 from csi_conformance.ledger_proofs.process import ProverProcess
 from csi_conformance.ledger_proofs.verify import VerifyingKey, parse_vkey
 
@@ -106,16 +106,7 @@ class KitSetup:
 
     def problems(self, *, hashes: bool) -> list[str]:
         """What differs from the manifest (sizes always, SHA-256 when `hashes`)."""
-        found = []
-        for name, expected in self.manifest.get("files", {}).items():
-            path = self.folder / name
-            if not path.is_file():
-                found.append(f"{name}: missing")
-            elif path.stat().st_size != expected["size"]:
-                found.append(f"{name}: {path.stat().st_size} bytes, the manifest says {expected['size']}")
-            elif hashes and _sha256(path) != expected["sha256"]:
-                found.append(f"{name}: SHA-256 differs from the manifest")
-        return found
+        return file_problems(self.folder, self.manifest.get("files", {}), hashes=hashes)
 
 
 def find_kit_setup(folder: Path | None = None) -> KitSetup | None:
@@ -205,7 +196,7 @@ class BatchProverProcess(ProverProcess):
     """The 0.27.0 prover serving the kit setup's batch circuits (`append-with-proofs`, `update`) on loopback."""
 
     def __init__(self, binary: Path, setup: KitSetup, *, timeout: float = 300.0) -> None:
-        super().__init__(None, timeout=timeout)  # type: ignore[arg-type]  # no install: the binary and keys given
+        super().__init__(None, timeout=timeout)  # no install: `command` names the binary and the setup's keys
         self.binary, self.setup = binary, setup
 
     def command(self) -> list[str]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from csi_conformance.groundwork.errors import ConfigError
 
-__all__ = ["MARKER", "PackageFiles", "ProverInstallError", "cache_folder"]
+__all__ = ["MARKER", "PackageFiles", "ProverInstallError", "cache_folder", "file_problems"]
 
 MARKER = "installed.json"
 
@@ -48,6 +48,22 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def file_problems(folder: Path, expected: Mapping[str, Mapping[str, Any]], *, hashes: bool,
+                  source: str = "the manifest") -> list[str]:
+    """What is missing or altered in `folder` against {relative path: {size, sha256}} (sizes always, SHA-256 when
+    `hashes`), one line each."""
+    problems = []
+    for relative, spec in expected.items():
+        path = folder / relative
+        if not path.is_file():
+            problems.append(f"{relative}: missing")
+        elif path.stat().st_size != spec["size"]:
+            problems.append(f"{relative}: {path.stat().st_size} bytes, expected {spec['size']}")
+        elif hashes and _sha256(path) != spec["sha256"]:
+            problems.append(f"{relative}: SHA-256 differs from {source}")
+    return problems
+
+
 @dataclass(frozen=True)
 class PackageFiles:
     """What to keep of one package: `files` maps a path in the install folder to (its tarball member,
@@ -68,16 +84,8 @@ class PackageFiles:
 
     def problems(self, folder: Path, *, hashes: bool) -> list[str]:
         """What is missing or altered in an install folder (sizes always, SHA-256 when `hashes`)."""
-        problems = []
-        for relative, (_, expected) in self.files.items():
-            path = folder / relative
-            if not path.is_file():
-                problems.append(f"{relative}: missing")
-            elif path.stat().st_size != expected["size"]:
-                problems.append(f"{relative}: {path.stat().st_size} bytes, expected {expected['size']}")
-            elif hashes and _sha256(path) != expected["sha256"]:
-                problems.append(f"{relative}: SHA-256 differs from the published file")
-        return problems
+        return file_problems(folder, {relative: expected for relative, (_, expected) in self.files.items()},
+                             hashes=hashes, source="the published file")
 
     def installed(self, folder: Path) -> bool:
         """Whether `folder` holds an install: its marker, and every kept file at its size."""

@@ -93,7 +93,8 @@ class ProverProcess:
     """One light prover child process (0.18.0: v1 circuits; 0.27.0: v2 and v1); `start()` returns once it
     answers `GET /health`."""
 
-    def __init__(self, installation: Installation | V2Installation, *, timeout: float = 180.0) -> None:
+    def __init__(self, installation: Installation | V2Installation | None, *, timeout: float = 180.0) -> None:
+        """`installation` gives the binary and keys; None for a subclass whose own `command()` names them."""
         self.installation = installation
         self.timeout = timeout
         self.port: int | None = None
@@ -115,6 +116,8 @@ class ProverProcess:
     def command(self) -> list[str]:
         """The prover's command line but its addresses: the v1 circuits of a 0.18.0 install, every key of a
         0.27.0 one (`V2Installation`: v2 and v1)."""
+        if self.installation is None:
+            raise ProverStartError("no install to start a prover from")
         if isinstance(self.installation, V2Installation):
             return [str(self.installation.binary), "start", *self.installation.start_arguments]
         return [str(self.installation.binary), "start", "--inclusion", "--non-inclusion",

@@ -66,7 +66,7 @@ def forested(kit_setup: KitSetup) -> Forested:
     batch_prover = forester.BatchProver(binary, kit_setup) if binary else None  # type: ignore[arg-type]
     if batch_prover is None:
         pytest.skip("the 0.27.0 prover is not installed: batch proofs cannot be made")
-    forester.enable(chain, batch_prover)
+    chain.prover.batch = batch_prover
     found = Forested(chain)
     users, kinds = Users(tuple(chain.keys.users)), Counter[str]()
     try:
