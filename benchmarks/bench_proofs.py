@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from csi_conformance.ledger_crypto import b58decode  # noqa: E402
+from csi_conformance.groundwork.base58 import b58decode  # noqa: E402
 from csi_conformance.ledger_proofs.install import find_installation  # noqa: E402
 from csi_conformance.ledger_proofs.process import ProverProcess  # noqa: E402
 from csi_conformance.ledger_proofs.verify import verify_compressed  # noqa: E402

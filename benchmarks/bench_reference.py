@@ -27,8 +27,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps
-from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID, b58encode
+from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID
 from csi_conformance.reference_server.generate import generate_scenario
 
 from benchmarks._common import HOST, csi, free_port, machine, server, wrk

@@ -15,8 +15,8 @@ import sys
 from typing import Any
 
 import httpx
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps
-from csi_conformance.ledger_crypto import b58encode
 
 OWNERS = 60
 

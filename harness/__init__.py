@@ -24,7 +24,7 @@ _HOMES = {"Basis": ".core.model", "CheckResult": ".core.model", "Finding": ".cor
 
 def __getattr__(name: str) -> Any:
     if name not in _HOMES:
-        raise AttributeError(f"module 'harness' has no attribute {name!r}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return getattr(importlib.import_module(_HOMES[name], __package__), name)
 
 

@@ -28,9 +28,9 @@ try:  # hypothesis's conjecture internals, for `drawn`: not public API, so `DIRE
 except ImportError:  # pragma: no cover
     pass
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.core.model import Basis
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.schema import Contract, Method
 
 __all__ = ["InvalidCase", "NoValidParams", "array_item", "base58_keys", "drawn", "invalid_base58", "invalid_params",

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from csi_conformance.ledger_chain.programs_0_28 import TODAY_FILES, TodayPrograms
 from csi_conformance.ledger_chain.runtime import Runtime
-from csi_conformance.ledger_chain.today import TODAY_FILES, TodayPrograms
 from csi_conformance.ledger_chain.vk_patch import replace_verifying_keys
 from csi_conformance.ledger_proofs.batch_setup import BATCH_CIRCUITS, LABEL, KitSetup, make_kit_setup, prover_binary
 from csi_conformance.ledger_proofs.npm_package import MARKER, ProverInstallError, cache_folder

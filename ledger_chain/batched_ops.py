@@ -37,8 +37,8 @@ from csi_conformance.ledger_chain.programs import (
     pda,
     token_pool,
 )
+from csi_conformance.ledger_chain.programs_0_28 import BATCHED_TREES
 from csi_conformance.ledger_chain.system import Output
-from csi_conformance.ledger_chain.today import BATCHED_TREES
 from csi_conformance.ledger_chain.token import create_ata
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey

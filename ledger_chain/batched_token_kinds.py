@@ -1,6 +1,6 @@
 """The token kinds of a chain of today's programs beyond transfers: approve, revoke, freeze, thaw and burn
 of batched-tree token accounts spent by index, drawn as `kinds.py` draws them on v1 trees (the same
-weights, one or two inputs of one holder and one mint), as data `today_kinds.TODAY_KINDS` takes in.
+weights, one or two inputs of one holder and one mint), as data `kinds_0_28.TODAY_KINDS` takes in.
 
 Only batched-tree accounts are drawn as inputs: a v1 token account needs a validity proof, which
 today's verifier refuses from the installed prover. Outputs go to a v1 tree or to a batched tree

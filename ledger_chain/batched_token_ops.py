@@ -25,7 +25,7 @@ from csi_conformance.ledger_chain.batched_ops import MERKLE_CONTEXT, PROOF, queu
 from csi_conformance.ledger_chain.layouts import APPROVE, BURN, FREEZE, REVOKE
 from csi_conformance.ledger_chain.model import LiveAccount, Model
 from csi_conformance.ledger_chain.operations import Built, Context
-from csi_conformance.ledger_chain.today import BATCHED_TREES
+from csi_conformance.ledger_chain.programs_0_28 import BATCHED_TREES
 from csi_conformance.ledger_chain.token import TokenInput, approve, burn, freeze, revoke
 from csi_conformance.ledger_chain.token_ops import Approve, Burn, FreezeOrThaw, Revoke
 from solders.instruction import Instruction

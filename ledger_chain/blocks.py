@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.ledger_chain.runtime import Executed
-from csi_conformance.ledger_crypto import b58encode
 
 __all__ = ["BlockInfo", "block_result", "transaction_entry"]
 

@@ -30,9 +30,9 @@ from csi_conformance.ledger_chain.programs import (
     PROGRAM_FILES,
     STATE_TREE,
 )
+from csi_conformance.ledger_chain.programs_0_28 import BATCHED_TREES, TodayPrograms
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.runtime import ChainError, Executed, Runtime
-from csi_conformance.ledger_chain.today import BATCHED_TREES, TodayPrograms
 from csi_conformance.ledger_ingest import LedgerTransaction, decode_transaction, transaction_changes
 from csi_conformance.ledger_proofs.install import Installation, manifest
 from solders.compute_budget import set_compute_unit_limit

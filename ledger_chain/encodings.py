@@ -12,8 +12,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.ledger_chain.parsed import parsed_meta, parsed_transaction
-from csi_conformance.ledger_crypto import b58encode
 from solders.message import MessageV0
 from solders.transaction import VersionedTransaction
 

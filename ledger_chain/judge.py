@@ -22,13 +22,13 @@ from dataclasses import dataclass, replace
 from csi_conformance.ledger_chain.accounts import read_tree
 from csi_conformance.ledger_chain.batched_model import read_batched_tree
 from csi_conformance.ledger_chain.chain import COMPUTE_UNITS, Chain
+from csi_conformance.ledger_chain.errors_0_28 import today_error_meaning
 from csi_conformance.ledger_chain.instructions import CompressedAccount, InputAccount
 from csi_conformance.ledger_chain.model import LiveAccount, Model
 from csi_conformance.ledger_chain.operations import address_of, input_of
 from csi_conformance.ledger_chain.programs import error_meaning
 from csi_conformance.ledger_chain.runtime import Executed, failing_program
 from csi_conformance.ledger_chain.system import NewAddress, Output, invoke
-from csi_conformance.ledger_chain.today_errors import today_error_meaning
 from csi_conformance.ledger_chain.token import TokenInput, TokenOutput, transfer
 from solders.compute_budget import set_compute_unit_limit
 from solders.instruction import Instruction

@@ -17,13 +17,13 @@ from csi_conformance.ledger_chain.batched_model import TodayModel
 from csi_conformance.ledger_chain.batched_ops import invoke_by_index, token_transfer_by_index
 from csi_conformance.ledger_chain.batched_token_ops import thaw_by_index
 from csi_conformance.ledger_chain.chain import COMPUTE_UNITS, Chain
+from csi_conformance.ledger_chain.errors_0_28 import today_error_meaning
 from csi_conformance.ledger_chain.judge import Verdict, panic_meaning
 from csi_conformance.ledger_chain.model import LiveAccount
 from csi_conformance.ledger_chain.programs import STATE_TREE
+from csi_conformance.ledger_chain.programs_0_28 import BATCHED_TREES
 from csi_conformance.ledger_chain.runtime import Executed
 from csi_conformance.ledger_chain.system import Output
-from csi_conformance.ledger_chain.today import BATCHED_TREES
-from csi_conformance.ledger_chain.today_errors import today_error_meaning
 from solders.compute_budget import set_compute_unit_limit
 from solders.message import Message
 from solders.pubkey import Pubkey

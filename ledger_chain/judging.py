@@ -28,9 +28,9 @@ from csi_conformance.ledger_chain.judge import (
 )
 from csi_conformance.ledger_chain.judge import spent_accounts as spent_hashes
 from csi_conformance.ledger_chain.judge_queued import judge_spend_by_index, queued_accounts
+from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms
 from csi_conformance.ledger_chain.replay import load_chain
 from csi_conformance.ledger_chain.runtime import ChainError
-from csi_conformance.ledger_chain.today import TodayPrograms
 from solders.pubkey import Pubkey
 
 __all__ = ["AccountGroup", "ChainError", "ChainJudge", "QueuedAccount", "RootHistory", "SpentAccount", "Verdict"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from solders.message import Message, MessageV0
 from solders.pubkey import Pubkey
 from solders.transaction import VersionedTransaction

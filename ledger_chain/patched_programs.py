@@ -2,7 +2,7 @@
 
 Today's light system program verifies proofs with Light's October 2025 keys, whose proving keys no
 package carries; Light's June 2025 setup has both (the 0.18.0 prover the kit installs holds its v1
-proving keys). This set is a copy of the 0.28.3 install (`today.py`) in which only the verifying-key
+proving keys). This set is a copy of the 0.28.3 install (`programs_0_28.py`) in which only the verifying-key
 constants of `light_system_program_pinocchio.so` are replaced by the June 2025 ones, every other byte
 as published (trusted-setups.md). Nothing of Light's is shipped: the copy is made at install
 time from the checked 0.28.3 files, and `programs-0.28.3-june-2025-keys.json` records what must come
@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
 
-from csi_conformance.ledger_chain.today import TodayPrograms, install_today, today_package
+from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms, install_today, today_package
 from csi_conformance.ledger_chain.vk_patch import replace_verifying_keys
 from csi_conformance.ledger_proofs.npm_package import MARKER, PackageFiles, ProverInstallError, cache_folder
 from csi_conformance.ledger_proofs.verify import verifying_key

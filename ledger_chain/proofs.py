@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import httpx
+from csi_conformance.groundwork.cache import user_cache
 from csi_conformance.groundwork.errors import ConfigError, JsonError
 from csi_conformance.groundwork.jsonio import dumps, loads
 from csi_conformance.ledger_crypto.groth16 import proof_from_gnark
@@ -82,10 +83,7 @@ def request_body(accounts: Sequence[AccountProof], addresses: Sequence[AddressPr
 
 def default_cache_dir() -> Path:
     """`$CSI_CHAIN_PROOFS`, else `${XDG_CACHE_HOME:-~/.cache}/csi-conformance/chain-proofs`."""
-    if os.environ.get("CSI_CHAIN_PROOFS"):
-        return Path(os.environ["CSI_CHAIN_PROOFS"]).expanduser()
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache_home / "csi-conformance" / "chain-proofs"
+    return user_cache("chain-proofs", variable="CSI_CHAIN_PROOFS")
 
 
 class BatchProving(Protocol):

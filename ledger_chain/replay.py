@@ -27,9 +27,9 @@ from csi_conformance.ledger_chain.layouts import INVOKE, discriminator
 from csi_conformance.ledger_chain.model import Mint, StateTreeMirror
 from csi_conformance.ledger_chain.operations import address_of
 from csi_conformance.ledger_chain.programs import LIGHT_SYSTEM
+from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.runtime import ChainError
-from csi_conformance.ledger_chain.today import TodayPrograms
 from csi_conformance.ledger_chain.token import MINT_SIZE
 from csi_conformance.ledger_proofs.install import Installation
 from solders.pubkey import Pubkey

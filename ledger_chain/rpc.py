@@ -20,11 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.groundwork.errors import JsonError
 from csi_conformance.groundwork.jsonio import dumps, loads
 from csi_conformance.ledger_chain.encodings import ENCODINGS, encode_entry
 from csi_conformance.ledger_chain.replay import Replayer, read_chain
-from csi_conformance.ledger_crypto import b58decode, b58encode
 from csi_conformance.ledger_proofs.install import Installation
 from solders.pubkey import Pubkey
 

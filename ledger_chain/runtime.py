@@ -33,7 +33,7 @@ from csi_conformance.ledger_chain.programs import (
     error_meaning,
     pda,
 )
-from csi_conformance.ledger_chain.today import TodayPrograms
+from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms
 from csi_conformance.ledger_proofs.install import Installation
 from solders.account import Account
 from solders.clock import Clock

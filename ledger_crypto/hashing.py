@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Literal
 
 from Crypto.Hash import keccak
-from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode
 from light_poseidon_python import Hasher
 
 __all__ = [
@@ -25,8 +25,6 @@ __all__ = [
     "TokenDataFields",
     "account_hash",
     "account_hash_inputs",
-    "b58decode",
-    "b58encode",
     "decode_token_data",
     "derive_address",
     "encode_token_data",

@@ -28,7 +28,6 @@ from csi_conformance.ledger_ingest.sources import (
     fetch_blocks,
     parse_slots,
     read_paths,
-    redact_url,
 )
 
 __all__ = [
@@ -49,6 +48,5 @@ __all__ = [
     "fetch_blocks",
     "parse_slots",
     "read_paths",
-    "redact_url",
     "transaction_changes",
 ]

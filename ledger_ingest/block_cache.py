@@ -16,15 +16,15 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import os
 import re
 from pathlib import Path
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode
+from csi_conformance.groundwork.cache import user_cache
 from csi_conformance.groundwork.errors import JsonError
 from csi_conformance.groundwork.files import write_atomic
 from csi_conformance.groundwork.jsonio import dumps, loads
-from csi_conformance.ledger_crypto import b58decode
 from solders.transaction import VersionedTransaction
 
 __all__ = ["BlockCache", "block_signatures", "default_cache_root", "first_signature", "still_served"]
@@ -35,9 +35,8 @@ _LINK = ("blockhash", "previousBlockhash", "parentSlot")
 
 
 def default_cache_root() -> Path:
-    """The folder the chains' folders go in: `$CSI_LEDGER_CACHE`, else `~/.cache/csi/ledger`."""
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return Path(os.environ.get("CSI_LEDGER_CACHE") or cache_home / "csi" / "ledger")
+    """The folder the chains' folders go in: `$CSI_LEDGER_CACHE`, else `~/.cache/csi-conformance/ledger`."""
+    return user_cache("ledger", variable="CSI_LEDGER_CACHE")
 
 
 class BlockCache:

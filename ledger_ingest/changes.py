@@ -23,7 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from csi_conformance.ledger_crypto import TOKEN_DISCRIMINATOR, TOKEN_PROGRAM_ID, TokenDataFields, b58encode, poseidon
+from csi_conformance.groundwork.base58 import b58encode
+from csi_conformance.ledger_crypto import TOKEN_DISCRIMINATOR, TOKEN_PROGRAM_ID, TokenDataFields, poseidon
 from csi_conformance.ledger_ingest.decode import DecodedTransaction, IngestError
 from csi_conformance.ledger_ingest.events import (
     BatchEvent,

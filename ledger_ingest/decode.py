@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.groundwork.jsonio import dumps
-from csi_conformance.ledger_crypto import b58decode, b58encode
 from solders.transaction import VersionedTransaction
 
 __all__ = ["DecodedTransaction", "IngestError", "Instruction", "decode_transaction", "error_text", "solana_object"]

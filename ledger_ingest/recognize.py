@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from csi_conformance.ledger_crypto import b58decode
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.ledger_ingest.decode import DecodedTransaction, Instruction
 from csi_conformance.ledger_ingest.queues import INSERT_INTO_QUEUES
 from csi_conformance.ledger_ingest.system import INVOKE_DISCRIMINATORS

@@ -26,8 +26,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps, loads
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.ledger_ingest.block_cache import block_signatures
 
 __all__ = ["StubSolanaRpc", "blocks_from_transactions", "stub_solana_rpc"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import tarfile
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from csi_conformance.groundwork.cache import user_cache
 from csi_conformance.groundwork.errors import ConfigError
 
 __all__ = ["MARKER", "PackageFiles", "ProverInstallError", "cache_folder", "file_problems"]
@@ -34,10 +34,7 @@ class ProverInstallError(ConfigError):
 
 def cache_folder(variable: str, kind: str, version: str) -> Path:
     """Where a package's files live: `$variable` when set, else the user's cache folder, per kind and version."""
-    if os.environ.get(variable):
-        return Path(os.environ[variable]).expanduser()
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache_home / "csi-conformance" / kind / version
+    return user_cache(kind, version, variable=variable)
 
 
 def _sha256(path: Path) -> str:

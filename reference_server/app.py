@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
 
+from csi_conformance.groundwork.errors import JsonError
 from csi_conformance.groundwork.jsonio import dumps, loads
 from csi_conformance.reference_server.errors import INVALID_REQUEST, PARSE_ERROR, RpcError
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.ratelimit import TokenBucket
-from csi_conformance.schema import Contract, JsonError
+from csi_conformance.schema import Contract
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import Route

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT, BatchedAddressTree, StateTree, b58encode
+from csi_conformance.groundwork.base58 import b58encode
+from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT, BatchedAddressTree, StateTree
 
 if TYPE_CHECKING:
     from csi_conformance.ledger_ingest import BatchEvent, QueuedAddress, QueuedNullifier

@@ -163,7 +163,7 @@ def _add_ledger_source(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ledger-cache", type=Path, metavar="DIR",
                        help="where fetched blocks are kept, a folder per chain (its genesis hash), each block checked "
                             "against the node's blockhash chain before use, so an interrupted fetch resumes "
-                            "(default: $CSI_LEDGER_CACHE, else ~/.cache/csi/ledger)")
+                            "(default: $CSI_LEDGER_CACHE, else ~/.cache/csi-conformance/ledger)")
     group.add_argument("--no-ledger-cache", action="store_true",
                        help="fetch every block from the node: keep none, read none kept")
     group.add_argument("--ledger-wait", type=float, metavar="S", default=DEFAULT_WAIT,

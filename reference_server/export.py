@@ -14,9 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.files import write_atomic
 from csi_conformance.groundwork.jsonio import dumps
-from csi_conformance.ledger_crypto import AddressTree, StateTree, b58encode, element_leaf
+from csi_conformance.ledger_crypto import AddressTree, StateTree, element_leaf
 from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.shapes import account_json, token_json
 from csi_conformance.reference_server.records import Account, TokenBalanceChange, Transaction

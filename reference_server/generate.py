@@ -19,11 +19,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import nullcontext
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.ledger_crypto import (
     TOKEN_PROGRAM_ID,
     TokenDataFields,
     account_hash_inputs,
-    b58decode,
     derive_address,
     hashing_pool,
     poseidon_stream,

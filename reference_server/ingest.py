@@ -2,7 +2,7 @@
 
 The source is a `ledger_ingest.LedgerSource`: files or folders of `getTransaction` / `getBlock`
 results, or the blocks of a slice of a Solana JSON-RPC endpoint, kept in the source's cache folder
-(default: `$CSI_LEDGER_CACHE`, else `~/.cache/csi/ledger`; a folder per chain in it) so an
+(default: `$CSI_LEDGER_CACHE`, else `~/.cache/csi-conformance/ledger`; a folder per chain in it) so an
 interrupted fetch resumes, or a chain generated with Light's programs (its blocks are files too).
 A slice the node has not reached by the deadline is `LedgerNotReached`, unless the caller takes
 what was read (`csi serve`, which then says the slots it holds).
@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.errors import ConfigError
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.ledger_ingest import Block, IngestError, LedgerSource, read_paths
 from csi_conformance.ledger_ingest.block_cache import default_cache_root
 from csi_conformance.ledger_ingest.sources import FetchedSlice, LedgerNotReached, fetch_slice, progress_printer

@@ -20,15 +20,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 
-from csi_conformance.ledger_crypto import (
-    AddressTree,
-    StateTree,
-    account_hash_inputs,
-    b58decode,
-    b58encode,
-    hashing_pool,
-    poseidon,
-)
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import AddressTree, StateTree, account_hash_inputs, hashing_pool, poseidon
 from csi_conformance.reference_server.batched import BatchedAddressQueue, BatchedStateTree
 from csi_conformance.reference_server.pagination import SignatureKey, SortedIndex
 from csi_conformance.reference_server.records import (

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.ledger_crypto import (
     BATCHED_STATE_HEIGHT,
@@ -29,7 +30,6 @@ from csi_conformance.ledger_crypto import (
     AddressElement,
     AddressTree,
     StateTree,
-    b58encode,
     element_leaf,
 )
 from csi_conformance.ledger_ingest import AddressUpdate, LedgerTransaction

@@ -21,7 +21,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.reference_server.errors import INVALID_PARAMS, RpcError
 from csi_conformance.schema import Method
 

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.groundwork.errors import ConfigError, JsonError
 from csi_conformance.groundwork.jsonio import loads
-from csi_conformance.ledger_crypto import FIELD_MODULUS, TOKEN_PROGRAM_ID, TokenDataFields, b58decode, derive_address
+from csi_conformance.ledger_crypto import FIELD_MODULUS, TOKEN_PROGRAM_ID, TokenDataFields, derive_address
 from csi_conformance.reference_server.ledger import DEFAULT_ADDRESS_TREE, DEFAULT_STATE_TREE, Ledger
 from csi_conformance.reference_server.records import NewAccount, PendingTransaction
 from csi_conformance.reference_server.scenarios import SCENARIO_DIR, bundled_scenarios

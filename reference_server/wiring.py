@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.ledger_ingest import LedgerSource
 from csi_conformance.reference_server.app import create_app
 from csi_conformance.reference_server.ingest import ingest_source, slice_keys

@@ -4,7 +4,6 @@
 the error family) are on the floor below, in `groundwork`.
 """
 
-from csi_conformance.groundwork.errors import ContractError, CsiError, JsonError
 from csi_conformance.schema.contract import SCHEMA_DIR, SPEC_VERSION, Contract, Readings
 from csi_conformance.schema.model import Ambiguity, Clause, ErrorRule, Example, Limit, Method, Pagination, Reading
 from csi_conformance.schema.validation import Validator, Violation
@@ -15,11 +14,8 @@ __all__ = [
     "Ambiguity",
     "Clause",
     "Contract",
-    "ContractError",
-    "CsiError",
     "ErrorRule",
     "Example",
-    "JsonError",
     "Limit",
     "Method",
     "Pagination",

@@ -1,4 +1,4 @@
-"""Import rules that keep the kit's layers apart (ARCHITECTURE.md, style-anchors.md).
+"""Import rules that keep the kit's layers apart (docs/development/architecture.md).
 
 Two kinds of rule: between the top-level rooms (`FORBIDDEN`: what each must never import), and
 inside the harness, an order of layers (`HARNESS_LAYERS`, lowest first): a room imports only from
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,30 @@ def test_no_import_circle_anywhere() -> None:
 def test_the_circle_finder_finds_a_circle() -> None:
     assert _circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
     assert _circle({"a": {"b"}, "b": set()}) is None
+
+
+GROUND = "groundwork"
+"""The ground floor: every room imports its names from where they live, so none re-exports one."""
+
+
+def _reexported(room: str, ground: set[str], exported: Callable[[str], set[str]] = _exported) -> set[str]:
+    """The ground floor's names a room's packages list in their `__all__` (its face would hand them on)."""
+    packages = [_module(path) for path in sorted((ROOT / room).rglob("__init__.py"))]
+    return {f"{package}.{name}" for package in packages for name in exported(package) & ground}
+
+
+def _ground_names() -> set[str]:
+    return {name for path in sorted((ROOT / GROUND).glob("*.py")) for name in _exported(_module(path))}
+
+
+@pytest.mark.parametrize("room", [room for room in KIT if room != GROUND])
+def test_no_room_re_exports_a_ground_floor_name(room: str) -> None:
+    assert not _reexported(room, _ground_names()), f"import these from {GROUND} where they live"
+
+
+def test_the_re_export_rule_catches_a_planted_name() -> None:
+    """`ledger_crypto` listing base58 in its `__all__` again (as it once did) is caught."""
+    def planted(package: str) -> set[str]:
+        return _exported(package) | ({"b58encode"} if package == "ledger_crypto" else set())
+
+    assert _reexported("ledger_crypto", _ground_names(), planted) == {"ledger_crypto.b58encode"}

@@ -25,8 +25,8 @@ import pytest
 from csi_conformance.ledger_chain import generate
 from csi_conformance.ledger_chain.generation import TODAY, programs_for
 from csi_conformance.ledger_chain.patched_programs import install_patched
+from csi_conformance.ledger_chain.programs_0_28 import install_today
 from csi_conformance.ledger_chain.proofs import ChainProver
-from csi_conformance.ledger_chain.today import install_today
 from csi_conformance.reference_server.scenarios import __file__ as _scenarios_init
 
 from tests.conftest import PROOF_CHECK

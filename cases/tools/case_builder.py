@@ -14,8 +14,9 @@ from typing import Any
 
 from csi_conformance.cases.model import Case
 from csi_conformance.cases.tools.fill import Reference
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import loads
-from csi_conformance.ledger_crypto import b58encode, derive_address
+from csi_conformance.ledger_crypto import derive_address
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.scenario import open_scenario
 from csi_conformance.reference_server.scenarios import bundled_scenarios

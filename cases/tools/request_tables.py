@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from csi_conformance.cases.tools.case_builder import NO_PARAMS, Builder, stale_scenarios
-from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID, b58encode
+from csi_conformance.groundwork.base58 import b58encode
+from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID
 
 __all__ = ["TABLES"]
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.context import Answer, CheckContext
 from csi_conformance.harness.core.failures import CheckFailure, Mismatch, NotApplicable, Skip
 from csi_conformance.harness.core.model import Basis, Status
@@ -38,7 +39,6 @@ from csi_conformance.harness.verify.merkle_context import (
     reference_items,
 )
 from csi_conformance.harness.verify.values import bn_value
-from csi_conformance.ledger_crypto import b58encode
 
 TREES = 4
 """Batched trees judged at most, two accounts each."""

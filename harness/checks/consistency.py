@@ -9,6 +9,7 @@ so a filter the target drops after the first page shows.
 
 from __future__ import annotations
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.context import Answer, CheckContext, answer_value
 from csi_conformance.harness.core.failures import CheckFailure, Mismatch, Skip
 from csi_conformance.harness.core.model import Basis
@@ -44,7 +45,6 @@ from csi_conformance.harness.judging.state import (
     token_sums,
     window,
 )
-from csi_conformance.ledger_crypto import b58encode
 
 REQUESTS = 400
 """Requests one check may spend over all its keys."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.context import Answer, CheckContext, MemoKey
 from csi_conformance.harness.core.failures import CheckFailure, Mismatch, Skip
@@ -52,11 +53,7 @@ from csi_conformance.harness.verify.values import (
     recomputed_hash,
     tree_layouts,
 )
-from csi_conformance.ledger_crypto import (
-    ROOT_HISTORY,
-    TOKEN_PROGRAM_ID,
-    b58encode,
-)
+from csi_conformance.ledger_crypto import ROOT_HISTORY, TOKEN_PROGRAM_ID
 from csi_conformance.ledger_crypto.groth16 import is_valid_compressed_proof
 
 TOKEN_PROGRAM = b58encode(TOKEN_PROGRAM_ID)

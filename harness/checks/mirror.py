@@ -20,6 +20,7 @@ import base64
 from collections.abc import Iterable
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.context import CheckContext
 from csi_conformance.harness.core.failures import Skip
@@ -51,7 +52,6 @@ from csi_conformance.harness.mirror.views import (
     token_view,
 )
 from csi_conformance.harness.verify.values import matching_layout, recomputed_hash, tree_layouts
-from csi_conformance.ledger_crypto import b58encode
 
 ACCOUNTS_LOOKED_UP = 4
 PAGE = 5

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.context import Answer, CheckContext, answer_value
 from csi_conformance.harness.core.failures import CheckFailure, Mismatch, NotApplicable, Skip
 from csi_conformance.harness.core.model import Basis, Status
@@ -41,7 +42,6 @@ from csi_conformance.harness.verify.onchain import (
 from csi_conformance.harness.verify.onchain_queued import ACCOUNT_METHOD, Place, served_place
 from csi_conformance.harness.verify.onchain_roots import Histories, Served, address_roots, root_problems, validity_roots
 from csi_conformance.harness.verify.validity import Problem
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.ledger_proofs.circuits_v2 import V2Circuit
 
 if TYPE_CHECKING:

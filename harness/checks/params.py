@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.connection import OMIT
 from csi_conformance.harness.context import Answer, CheckContext, answer_value, describe
@@ -29,7 +30,6 @@ from csi_conformance.harness.judging.answers import outcome_path
 from csi_conformance.harness.judging.refusals import expect_refusal, formal_params
 from csi_conformance.harness.verify.addresses import address_tree
 from csi_conformance.harness.verify.batched import batched_hashes
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.schema import Method
 
 GENERATED_PER_METHOD = 24

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.context import Answer, CheckContext
 from csi_conformance.harness.core.failures import CheckFailure, Skip
@@ -28,7 +29,6 @@ from csi_conformance.harness.judging.answers import defer_refused
 from csi_conformance.harness.judging.pages import partly
 from csi_conformance.harness.verify.addresses import address_tree
 from csi_conformance.harness.verify.batched import batched_hashes, batched_oldest, provable_hashes, proven
-from csi_conformance.ledger_crypto import b58decode, b58encode
 from csi_conformance.ledger_proofs.circuits import CIRCUITS, Circuit
 from csi_conformance.ledger_proofs.circuits_v2 import PROVABLE, V2Circuit, public_input_hash
 from csi_conformance.ledger_proofs.verify import verify_compressed

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Self, TypeVar
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.answer import Answer
 from csi_conformance.harness.connection import OMIT, Exchange, Target
 from csi_conformance.harness.connection.body import parse_json
@@ -32,7 +33,6 @@ from csi_conformance.harness.context.observed import Observed
 from csi_conformance.harness.context.record import Record
 from csi_conformance.harness.core.events import TargetThrottled
 from csi_conformance.harness.core.failures import NotApplicable, Skip
-from csi_conformance.ledger_crypto import b58encode
 
 __all__ = ["STOP_AFTER", "Asking"]
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.harness.core.errors import ConfigError
-from csi_conformance.ledger_crypto import b58decode
 
 __all__ = ["KEY_KINDS", "QUEUE_KINDS", "Keys", "load_keys_file"]
 

@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from csi_conformance.groundwork.errors import ContractError
 from csi_conformance.harness.core.model import Basis
-from csi_conformance.schema import Contract, ContractError, Method
+from csi_conformance.schema import Contract, Method
 from csi_conformance.schema.apis import api_directories
 
 __all__ = ["FAMILIES", "REGISTRY", "CheckSpec", "Registry", "answer_check", "check"]

@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.differential.compare import canonical
 from csi_conformance.harness.differential.marked import proof_members, uncompared_members
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.schema import Contract
 
 __all__ = ["ALLOWED", "IGNORED", "NORMALIZERS", "READINGS", "Normalizer", "blank_tree_history",

@@ -20,13 +20,13 @@ import base64
 from collections.abc import Callable
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.connection import OMIT
 from csi_conformance.harness.context import CheckContext
 from csi_conformance.harness.differential.compare import canonical
 from csi_conformance.harness.differential.replay import reference_items
 from csi_conformance.harness.judging.samples import sample_params_or_none
 from csi_conformance.harness.verify.batched import provable_hashes
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.schema import Method
 
 __all__ = ["FILTERED_PAGE", "GENERATED_PAGE", "PICKS", "generated_params"]

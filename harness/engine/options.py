@@ -173,7 +173,7 @@ OPTIONS: tuple[Option, ...] = (
            f"(default {DEFAULT_WAIT:g}); at the deadline the run is inconclusive, saying how far it read", _seconds),
     Option("ledger-cache", "DIR", "where blocks read from a Solana node are kept, a folder per chain (its genesis "
            "hash), each checked against the node's blockhash chain before use (default: $CSI_LEDGER_CACHE, else "
-           "~/.cache/csi/ledger)", lambda text: Path(text).expanduser()),
+           "~/.cache/csi-conformance/ledger)", lambda text: Path(text).expanduser()),
     Option("no-ledger-cache", "", "fetch every block from the node: keep none, read none kept", _yes, flag=True),
     Option("ledger", "SOURCE", "the ledger the target indexed, in one string: file:PATH[,PATH…], URL#slots=A..B "
            "or chain:DIR; the reference indexes it too and the target must answer exactly as it does",

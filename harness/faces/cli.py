@@ -20,8 +20,8 @@ import sys
 import traceback
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, entry_points, version
-from pathlib import Path
 
+from csi_conformance.groundwork.cache import user_cache
 from csi_conformance.harness.core.errors import CsiError, exit_code_for
 from csi_conformance.harness.faces.exit_codes import state_exit_codes
 from csi_conformance.harness.faces.parsing import SuggestingParser
@@ -117,8 +117,7 @@ def _keep_hypothesis_out_of_cwd() -> None:
         return
     from hypothesis.configuration import set_hypothesis_home_dir
 
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    set_hypothesis_home_dir(cache_home / "csi-conformance" / "hypothesis")
+    set_hypothesis_home_dir(user_cache("hypothesis"))
 
 
 def _take_interrupts() -> None:

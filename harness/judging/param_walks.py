@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.context import Answer, CheckContext
 from csi_conformance.harness.core.failures import CheckFailure, Mismatch, Skip
 from csi_conformance.harness.core.paths import result_value
@@ -29,7 +30,6 @@ from csi_conformance.harness.judging.answers import defer_refused
 from csi_conformance.harness.judging.pages import Budget, Walk, items_of, partly, shown, walk_pages
 from csi_conformance.harness.judging.samples import sample_params_or_none
 from csi_conformance.harness.judging.state import SLICE, datas_of, probe_bytes
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.schema import Method
 
 __all__ = ["optional_params", "walk_each_param", "walked_with_params"]

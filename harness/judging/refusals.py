@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.context import Answer, CheckContext, answer_value
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.harness.core.paths import member
 from csi_conformance.harness.judging.answers import outcome_path
 from csi_conformance.harness.judging.samples import sample_params_or_none
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.schema import Method
 
 __all__ = ["expect_refusal", "formal_params"]

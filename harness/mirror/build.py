@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.harness.core.keys import Keys
 from csi_conformance.harness.mirror.records import U64, Record, Unmirrorable, parse_record
-from csi_conformance.ledger_crypto import account_hash, b58decode, b58encode
+from csi_conformance.ledger_crypto import account_hash
 
 __all__ = ["MIRROR_SEED", "MirrorBuild", "build_mirror", "synthetic_signature"]
 

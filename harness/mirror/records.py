@@ -7,12 +7,11 @@ import binascii
 from dataclasses import dataclass
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.ledger_crypto import (
     FIELD_MODULUS,
     TOKEN_DISCRIMINATOR,
     TOKEN_PROGRAM_ID,
-    b58decode,
-    b58encode,
     decode_token_data,
     token_data_hash,
 )

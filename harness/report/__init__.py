@@ -20,7 +20,7 @@ from csi_conformance.harness.report.coverage import catalogue, clause_coverage, 
 from csi_conformance.harness.report.html import render_html, write_html
 from csi_conformance.harness.report.json_report import to_json, write_json
 from csi_conformance.harness.report.junit import build_junit, write_junit
-from csi_conformance.harness.report.write import ensure_writable, write_atomic
+from csi_conformance.harness.report.write import ensure_writable
 from csi_conformance.schema import Contract
 
 __all__ = [
@@ -34,7 +34,6 @@ __all__ = [
     "render_coverage_markdown",
     "render_html",
     "to_json",
-    "write_atomic",
     "write_html",
     "write_json",
     "write_junit",

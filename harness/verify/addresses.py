@@ -10,18 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.harness.context import Answer, CheckContext, MemoKey
 from csi_conformance.harness.core.paths import result_value
 from csi_conformance.harness.core.values import clip
 from csi_conformance.harness.verify.validity import Problem
-from csi_conformance.ledger_crypto import (
-    HEIGHT,
-    HIGHEST_ADDRESS_PLUS_ONE,
-    NonInclusionProof,
-    b58decode,
-    b58encode,
-    verify_non_inclusion,
-)
+from csi_conformance.ledger_crypto import HEIGHT, HIGHEST_ADDRESS_PLUS_ONE, NonInclusionProof, verify_non_inclusion
 
 __all__ = ["address_taken_probes", "address_tree", "confirmed_taken", "held_in_tree", "proof_problems",
            "stated_proof", "successor", "taken_inside"]

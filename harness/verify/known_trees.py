@@ -15,12 +15,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.harness.context import Answer
 from csi_conformance.harness.core.keys import Keys
 from csi_conformance.harness.verify.addresses import stated_proof
 from csi_conformance.harness.verify.trees import MAX_LEAVES, StateLeaves
 from csi_conformance.harness.verify.values import matching_layout
-from csi_conformance.ledger_crypto import HEIGHT, HIGHEST_ADDRESS_PLUS_ONE, b58decode, b58encode, verify_non_inclusion
+from csi_conformance.ledger_crypto import HEIGHT, HIGHEST_ADDRESS_PLUS_ONE, verify_non_inclusion
 
 __all__ = ["AddressElements", "address_elements", "created_addresses", "live_account_per_tree", "state_leaves",
            "tree_kinds"]

@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.context import Answer, CheckContext, MemoKey
 from csi_conformance.harness.core.failures import NotApplicable
 from csi_conformance.harness.core.paths import result_value
 from csi_conformance.harness.core.values import clip
 from csi_conformance.harness.verify.validity import Problem
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.ledger_proofs.circuits import CIRCUITS, Circuit
 from csi_conformance.ledger_proofs.circuits_v2 import PROVABLE, V2Circuit
 

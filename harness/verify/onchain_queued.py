@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.harness.core.paths import result_value
 from csi_conformance.harness.core.values import clip
 from csi_conformance.harness.verify.validity import Problem
-from csi_conformance.ledger_crypto import b58decode
 
 __all__ = ["ACCOUNT_METHOD", "LEAF_INDEX_LIMIT", "Place", "served_place"]
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.core.paths import result_value
 from csi_conformance.harness.core.values import clip
 from csi_conformance.harness.verify.validity import Problem, elements_of
 from csi_conformance.harness.verify.values import bn_value
-from csi_conformance.ledger_crypto import b58encode
 
 if TYPE_CHECKING:
     from csi_conformance.ledger_chain.judging import ChainJudge, RootHistory

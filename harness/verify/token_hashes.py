@@ -17,13 +17,12 @@ import binascii
 from dataclasses import dataclass
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.harness.verify.values import matching_layout
 from csi_conformance.ledger_crypto import (
     TOKEN_DISCRIMINATOR,
     TOKEN_SHA_FLAT_DISCRIMINATOR,
     TOKEN_V2_DISCRIMINATOR,
-    b58decode,
-    b58encode,
     sha256_be,
     token_data_hash,
 )

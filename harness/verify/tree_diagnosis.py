@@ -15,12 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.context import Answer, CheckContext
 from csi_conformance.harness.core.failures import CheckFailure, Mismatch
 from csi_conformance.harness.core.values import clip
 from csi_conformance.harness.verify.known_trees import address_elements, created_addresses, state_leaves
 from csi_conformance.harness.verify.trees import candidate_roots
-from csi_conformance.ledger_crypto import ROOT_HISTORY, b58encode
+from csi_conformance.ledger_crypto import ROOT_HISTORY
 
 __all__ = ["ADDRESS", "BATCHED", "STATE", "Diagnosis", "Served", "reference_failure"]
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.context import Answer, CheckContext
 from csi_conformance.harness.core.failures import CheckFailure, Mismatch, Skip
@@ -62,7 +63,7 @@ from csi_conformance.harness.verify.trees import (
 )
 from csi_conformance.harness.verify.validity import elements_of
 from csi_conformance.harness.verify.values import bn_value
-from csi_conformance.ledger_crypto import ROOT_HISTORY, b58encode
+from csi_conformance.ledger_crypto import ROOT_HISTORY
 
 __all__ = ["judge_tree_roots", "served_roots", "transactions_unread"]
 

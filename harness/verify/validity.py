@@ -16,10 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.harness.core.paths import BODY, result_value
 from csi_conformance.harness.core.values import clip
 from csi_conformance.harness.verify.values import bn_value
-from csi_conformance.ledger_crypto import ROOT_HISTORY, ZERO_HASHES, b58decode
+from csi_conformance.ledger_crypto import ROOT_HISTORY, ZERO_HASHES
 
 __all__ = ["Element", "Expected", "Problem", "element_problems", "elements_of", "key_int", "root_agreement"]
 

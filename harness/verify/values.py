@@ -15,14 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from csi_conformance.ledger_crypto import (
-    FIELD_MODULUS,
-    TokenDataFields,
-    account_hash,
-    b58decode,
-    b58encode,
-    decode_token_data,
-)
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import FIELD_MODULUS, TokenDataFields, account_hash, decode_token_data
 
 __all__ = [
     "ACCOUNT_FIELDS",

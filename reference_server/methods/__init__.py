@@ -10,12 +10,12 @@ One module per group; importing this package registers every method.
 from csi_conformance.reference_server.methods import (
     accounts,
     indexer,
+    photon_accounts,
     photon_practice,
+    photon_proofs,
     proofs,
     queues,
     signatures,
-    today_accounts,
-    today_proofs,
     tokens,
     transactions,
 )
@@ -41,6 +41,6 @@ __all__ = [
 
 _GROUPS = (accounts, indexer, proofs, signatures, tokens, transactions)
 """The method modules of the spec's 19; importing them is what registers their methods."""
-_TODAY = (photon_practice, queues, today_accounts, today_proofs)
+_TODAY = (photon_practice, queues, photon_accounts, photon_proofs)
 """The methods Photon serves beside the 19 (helius-labs/photon at 366a15b); only a contract that lists them
 dispatches to them."""

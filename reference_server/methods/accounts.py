@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58decode
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.reference_server.errors import INVALID_PARAMS, RpcError
 from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.registry import rpc_method

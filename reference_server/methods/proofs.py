@@ -11,14 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from csi_conformance.ledger_crypto import (
-    HIGHEST_ADDRESS_PLUS_ONE,
-    AddressExistsError,
-    AddressTree,
-    NonInclusionProof,
-    b58decode,
-    b58encode,
-)
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import HIGHEST_ADDRESS_PLUS_ONE, AddressExistsError, AddressTree, NonInclusionProof
 from csi_conformance.ledger_proofs.request_v2 import V2Account, V2Address
 from csi_conformance.reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
 from csi_conformance.reference_server.ledger import Ledger

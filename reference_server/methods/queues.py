@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58decode, b58encode, hash_chain
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import hash_chain
 from csi_conformance.reference_server.batched import BatchedStateTree
 from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
 from csi_conformance.reference_server.ledger import Ledger

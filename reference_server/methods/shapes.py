@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from csi_conformance.ledger_crypto import TokenDataFields, b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import TokenDataFields
 from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
 from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.records import Account

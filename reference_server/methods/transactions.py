@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.groundwork.jsonio import loads
-from csi_conformance.ledger_crypto import b58decode, b58encode
 from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.registry import rpc_method
 from csi_conformance.reference_server.methods.shapes import account_json, token_json

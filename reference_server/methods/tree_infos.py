@@ -1,7 +1,7 @@
 """The `treeInfos` of a §2.10 validity proof: per element, the merkle context a client spends through.
 
 The spec does not show a TreeInfo; the official client's is `{tree, queue, treeType, cpiContext}` with Light's
-TreeType number, the same context Photon's V2 answers give an account (`today_shapes`): an account still in a
+TreeType number, the same context Photon's V2 answers give an account (`photon_shapes`): an account still in a
 batched tree's output queue names that queue and type 3, never the tree as its own queue nor a v1 tree's type.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from csi_conformance.reference_server.ledger import Ledger
-from csi_conformance.reference_server.methods.today_shapes import (
+from csi_conformance.reference_server.methods.photon_shapes import (
     account_v2_json,
     address_tree_context,
     merkle_context_json,

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.groundwork.jsonio import dumps, loads
-from csi_conformance.ledger_crypto import b58decode, b58encode
 from csi_conformance.ledger_proofs.circuits import circuit_for
 from csi_conformance.ledger_proofs.verify import verify_compressed
 from csi_conformance.reference_server.export import export_document

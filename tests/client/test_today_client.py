@@ -28,8 +28,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps, loads
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.reference_server.export import export_document
 from csi_conformance.reference_server.methods import call
 from csi_conformance.reference_server.options import ServerOptions

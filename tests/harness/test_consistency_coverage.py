@@ -10,11 +10,11 @@ import contextlib
 from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.connection import Target
 from csi_conformance.harness.core.model import RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
-from csi_conformance.ledger_crypto import b58encode
 
 from .broken import Dispatch, Variant, serving
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.connection import Target
 from csi_conformance.harness.context import CheckContext, RunFacts
 from csi_conformance.harness.core.keys import Keys
@@ -25,7 +26,6 @@ from csi_conformance.harness.discover import discover
 from csi_conformance.harness.engine.runner import RunConfig, run
 from csi_conformance.harness.mirror import build_mirror
 from csi_conformance.harness.report.junit import finding_text
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.reference_server.generate import generate_scenario
 from csi_conformance.reference_server.scenario import load_scenario, scenario_from_document, validate_document
 from csi_conformance.reference_server.wiring import bundled_reference

@@ -19,12 +19,12 @@ from pathlib import Path
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import httpx
 import pytest
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.harness.connection import Target
 from csi_conformance.harness.core.model import CheckResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
 from csi_conformance.harness.report.junit import finding_text
-from csi_conformance.ledger_crypto import b58decode, b58encode
 from csi_conformance.ledger_proofs.circuits import CIRCUITS
 from csi_conformance.ledger_proofs.process import ProverProcess, shared_prover
 from csi_conformance.ledger_proofs.verify import verify_compressed

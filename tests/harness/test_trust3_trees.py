@@ -10,6 +10,7 @@ import hashlib
 import random
 
 import pytest
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.core.keys import Keys
 from csi_conformance.harness.verify.known_trees import state_leaves
 from csi_conformance.harness.verify.trees import (
@@ -19,7 +20,7 @@ from csi_conformance.harness.verify.trees import (
     address_tree_of,
     candidate_roots,
 )
-from csi_conformance.ledger_crypto import ROOT_HISTORY, AddressTree, StateTree, b58encode
+from csi_conformance.ledger_crypto import ROOT_HISTORY, AddressTree, StateTree
 
 
 def _leaf(i: int) -> bytes:

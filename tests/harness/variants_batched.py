@@ -12,7 +12,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from csi_conformance.ledger_crypto import account_hash_inputs, b58decode, b58encode, poseidon
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import account_hash_inputs, poseidon
 from csi_conformance.ledger_ingest import read_paths
 from csi_conformance.reference_server.batched import BatchedStateTree
 from csi_conformance.reference_server.ingest import ledger_from_blocks

@@ -11,7 +11,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58encode, decode_token_data, token_data_hash
+from csi_conformance.groundwork.base58 import b58encode
+from csi_conformance.ledger_crypto import decode_token_data, token_data_hash
 
 from .broken import Dispatch, Variant, _each_account, _ledger
 from .variants_batched import APPENDS_AND_NULLIFIES, CAPACITY

@@ -12,16 +12,9 @@ import base64
 import hashlib
 from typing import Any
 
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.groundwork.jsonio import dumps
-from csi_conformance.ledger_crypto import (
-    AddressTree,
-    b58decode,
-    b58encode,
-    decode_token_data,
-    element_leaf,
-    encode_token_data,
-    fold_path,
-)
+from csi_conformance.ledger_crypto import AddressTree, decode_token_data, element_leaf, encode_token_data, fold_path
 from csi_conformance.ledger_crypto.hashing import TokenDataFields
 from csi_conformance.reference_server.errors import RpcError
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.reference_server.methods.shapes import account_json
 from csi_conformance.reference_server.scenario import load_scenario
 

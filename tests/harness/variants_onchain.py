@@ -16,7 +16,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 
 from .broken import Dispatch, Variant, _on
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.ledger_crypto.groth16 import deterministic_proof
 
 from .broken import Variant, _on

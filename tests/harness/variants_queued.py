@@ -12,14 +12,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58decode
+from csi_conformance.groundwork.base58 import b58decode
 
 from .broken import Dispatch, Variant, _on
 
 ACCOUNT = "getCompressedAccount"
 CHECK = "onchain.queued-spend"
 BATCHED = ("bmt1LryLZUMmF7ZtqESaw7wifBXLfXHQYoE4GAmrahU", "bmt2UxoBxB9xWev4BkLvkGdapsz6sZGkzViPNph7VFi")
-"""The two batched state trees a chain of today's programs writes (`ledger_chain.today.BATCHED_TREES`)."""
+"""The two batched state trees a chain of today's programs writes (`ledger_chain.programs_0_28.BATCHED_TREES`)."""
 
 
 def _rewrite_value(change: Any) -> Any:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT, b58encode, zero_hashes
+from csi_conformance.groundwork.base58 import b58encode
+from csi_conformance.ledger_crypto import BATCHED_STATE_HEIGHT, zero_hashes
 from csi_conformance.reference_server.methods import call
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.schema import Contract

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from csi_conformance.ledger_chain import Chain, Generated, generate, load_chain
 from csi_conformance.ledger_chain.patched_programs import install_patched
+from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms, install_today
 from csi_conformance.ledger_chain.proofs import ChainProver
-from csi_conformance.ledger_chain.today import TodayPrograms, install_today
 from csi_conformance.ledger_proofs.install import Installation
 
 from tests.ledger_proofs.support import installed_prover

@@ -19,10 +19,10 @@ from csi_conformance.ledger_chain.batched_model import TodayModel, read_batched_
 from csi_conformance.ledger_chain.chain import COMPUTE_UNITS, Chain
 from csi_conformance.ledger_chain.draw import next_step
 from csi_conformance.ledger_chain.kinds import Users
+from csi_conformance.ledger_chain.kinds_0_28 import kinds_for
 from csi_conformance.ledger_chain.patched_programs import install_patched
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.runtime import ChainError, Executed
-from csi_conformance.ledger_chain.today_kinds import kinds_for
 from csi_conformance.ledger_proofs.batch_setup import KitSetup, find_kit_setup, make_kit_setup, prover_binary
 from solders.compute_budget import set_compute_unit_limit
 from solders.message import Message

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.ledger_chain.batched_token_ops import (
     ApproveByIndex,
     BurnByIndex,
@@ -25,15 +26,14 @@ from csi_conformance.ledger_chain.draw import drawn
 from csi_conformance.ledger_chain.generation import write_chain
 from csi_conformance.ledger_chain.judge_queued import judge_spend_by_index, queued_accounts
 from csi_conformance.ledger_chain.kinds import Users
+from csi_conformance.ledger_chain.kinds_0_28 import TODAY_KINDS
 from csi_conformance.ledger_chain.model import LiveAccount
 from csi_conformance.ledger_chain.operations import Operation
 from csi_conformance.ledger_chain.programs import STATE_TREE, token_pool
+from csi_conformance.ledger_chain.programs_0_28 import BATCHED_TREES, TodayPrograms
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.replay import load_chain, read_chain
-from csi_conformance.ledger_chain.today import BATCHED_TREES, TodayPrograms
-from csi_conformance.ledger_chain.today_kinds import TODAY_KINDS
 from csi_conformance.ledger_chain.token_ops import CreateMint, MintTo
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.ledger_ingest import LedgerSource, decode_transaction, transaction_changes
 from csi_conformance.reference_server.app import create_app
 from csi_conformance.reference_server.ingest import ingest_source

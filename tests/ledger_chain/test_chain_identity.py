@@ -10,13 +10,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.ledger_chain import ChainRpc, generate
 from csi_conformance.ledger_chain.hashes import block_hash, genesis_hash
 from csi_conformance.ledger_chain.node import running_node
+from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.replay import read_chain
-from csi_conformance.ledger_chain.today import TodayPrograms
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.ledger_ingest import LedgerSource
 from csi_conformance.reference_server.ingest import ingest_source
 from solders.hash import Hash

@@ -18,8 +18,8 @@ import pytest
 import yaml
 from csi_conformance.ledger_chain import ChainJudge, Generated, generate
 from csi_conformance.ledger_chain.generation import TODAY, programs_for
+from csi_conformance.ledger_chain.kinds_0_28 import TODAY_KINDS
 from csi_conformance.ledger_chain.proofs import ChainProver
-from csi_conformance.ledger_chain.today_kinds import TODAY_KINDS
 
 pytestmark = pytest.mark.chain
 SEED, OPS = 4, 40

@@ -15,8 +15,8 @@ import dataclasses
 import pytest
 from csi_conformance.ledger_chain import Chain, Generated
 from csi_conformance.ledger_chain.judge_queued import Queued, judge_spend_by_index, queued_accounts
+from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms
 from csi_conformance.ledger_chain.replay import load_chain
-from csi_conformance.ledger_chain.today import TodayPrograms
 from solders.pubkey import Pubkey
 
 pytestmark = pytest.mark.chain

@@ -15,12 +15,12 @@ from typing import Any
 
 import httpx
 import pytest
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.ledger_chain import ChainRpc, generate
 from csi_conformance.ledger_chain.node import running_node
+from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.replay import read_chain
-from csi_conformance.ledger_chain.today import TodayPrograms
-from csi_conformance.ledger_crypto import b58decode
 from solders.transaction import VersionedTransaction
 from solders.transaction_status import EncodedConfirmedTransactionWithStatusMeta
 

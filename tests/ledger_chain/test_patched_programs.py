@@ -27,9 +27,9 @@ from csi_conformance.ledger_chain.patched_programs import (
     patched_manifest,
 )
 from csi_conformance.ledger_chain.programs import STATE_TREE
+from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.system import Output
-from csi_conformance.ledger_chain.today import TodayPrograms
 from csi_conformance.ledger_chain.vk_patch import head_block, k_block, replace_verifying_keys
 from csi_conformance.ledger_proofs.npm_package import MARKER, ProverInstallError
 from csi_conformance.ledger_proofs.verify import verifying_key

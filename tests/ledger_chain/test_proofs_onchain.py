@@ -10,8 +10,8 @@ from typing import Any
 
 import httpx
 import pytest
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.ledger_chain import Chain, groups, judge_proof, new_address, root_history
-from csi_conformance.ledger_crypto import b58encode
 from csi_conformance.ledger_ingest import LedgerSource
 from csi_conformance.ledger_proofs.circuits import CIRCUITS
 from csi_conformance.ledger_proofs.install import Installation

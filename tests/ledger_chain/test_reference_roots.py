@@ -45,7 +45,7 @@ def test_roots_after_every_transaction(chain_dir: Path, installation: Installati
 
 def test_the_served_proof_context_is_the_on_chain_one(chain_dir: Path, loaded: Chain) -> None:
     """getValidityProof's roots and root indices name roots the on-chain accounts hold."""
-    from csi_conformance.ledger_crypto import b58decode, b58encode
+    from csi_conformance.groundwork.base58 import b58decode, b58encode
     from csi_conformance.reference_server.ingest import ingest_source
 
     ledger = ingest_source(LedgerSource.chain(chain_dir)).ledger
@@ -58,7 +58,7 @@ def test_the_served_proof_context_is_the_on_chain_one(chain_dir: Path, loaded: C
 def test_an_address_waiting_in_the_queue_is_taken(chain_dir: Path) -> None:
     """An account created with an address holds it at once; the forester inserts it into the address tree
     later. Until then the tree alone would prove it free: the reference refuses it as taken (4.2-M16)."""
-    from csi_conformance.ledger_crypto import b58encode
+    from csi_conformance.groundwork.base58 import b58encode
     from csi_conformance.reference_server.errors import RpcError
     from csi_conformance.reference_server.ingest import ingest_source
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import httpx
 import pytest
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.ledger_chain import Chain, ChainRpc
 from csi_conformance.ledger_chain.node import running_node
 from csi_conformance.ledger_chain.replay import read_chain
-from csi_conformance.ledger_crypto import b58decode
 from csi_conformance.ledger_ingest import LedgerSource
 from csi_conformance.ledger_proofs.install import Installation
 from csi_conformance.reference_server.ingest import ingest_source

@@ -11,10 +11,10 @@ import yaml
 from csi_conformance.ledger_chain import Chain, Generated, generate
 from csi_conformance.ledger_chain.accounts import read_tree
 from csi_conformance.ledger_chain.batched_model import read_batched_tree, read_output_queue
+from csi_conformance.ledger_chain.kinds_0_28 import TODAY_KINDS, V1_PROVEN, V2_PROVEN
+from csi_conformance.ledger_chain.programs_0_28 import BATCHED_TREES, TodayPrograms
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.replay import load_chain
-from csi_conformance.ledger_chain.today import BATCHED_TREES, TodayPrograms
-from csi_conformance.ledger_chain.today_kinds import TODAY_KINDS, V1_PROVEN, V2_PROVEN
 from csi_conformance.reference_server.batched import BatchedStateTree
 from csi_conformance.reference_server.ledger_native import NativeLedger
 from solders.pubkey import Pubkey

@@ -4,13 +4,13 @@ import dataclasses
 import random
 
 import pytest
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.ledger_crypto import (
     HEIGHT,
     HIGHEST_ADDRESS_PLUS_ONE,
     AddressExistsError,
     AddressTree,
     StateTree,
-    b58encode,
     derive_address,
     element_leaf,
     verify_non_inclusion,

@@ -7,11 +7,11 @@ tx hashes the programs computed; and a compression run on Light's programs.
 """
 
 import pytest
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.ledger_crypto import (
     FIELD_MODULUS,
     account_hash,
     account_hash_inputs,
-    b58decode,
     derive_address_v2,
     hash_chain,
     hash_to_field,

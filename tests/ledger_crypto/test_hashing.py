@@ -7,14 +7,13 @@ import base58
 import pytest
 from Crypto.Hash import keccak
 from csi_conformance import ledger_crypto
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.ledger_crypto import (
     FIELD_MODULUS,
     TOKEN_PROGRAM_ID,
     TokenDataFields,
     account_hash,
     account_hash_inputs,
-    b58decode,
-    b58encode,
     decode_token_data,
     derive_address,
     encode_token_data,

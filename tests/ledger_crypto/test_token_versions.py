@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.ledger_crypto import (
     TOKEN_SHA_FLAT_DISCRIMINATOR,
     TOKEN_V2_DISCRIMINATOR,
-    b58encode,
     decode_token_data,
     sha256_be,
     token_data_hash,

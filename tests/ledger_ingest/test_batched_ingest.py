@@ -16,8 +16,9 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import loads
-from csi_conformance.ledger_crypto import account_hash, b58encode, poseidon
+from csi_conformance.ledger_crypto import account_hash, poseidon
 from csi_conformance.ledger_ingest import (
     DecodedTransaction,
     LedgerTransaction,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.ledger_ingest import IngestError
 from csi_conformance.ledger_ingest.queues import INSERT_INTO_QUEUES
 from csi_conformance.ledger_ingest.recognize import (

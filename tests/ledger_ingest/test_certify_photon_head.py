@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.ledger_ingest import decode_transaction, read_paths
 
 from tests.conftest import PROOF_CHECK

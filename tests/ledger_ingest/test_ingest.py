@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.groundwork.errors import ConfigError
 from csi_conformance.groundwork.jsonio import loads
-from csi_conformance.ledger_crypto import ZERO_HASHES, b58decode, b58encode, element_leaf, fold_path
+from csi_conformance.ledger_crypto import ZERO_HASHES, element_leaf, fold_path
 from csi_conformance.ledger_ingest import (
     Block,
     DecodedTransaction,
@@ -70,7 +71,7 @@ def test_truncated_transaction_bytes_name_the_signature() -> None:
 
 
 def test_garbled_event_names_the_signature_and_the_layout() -> None:
-    from csi_conformance.ledger_crypto.hashing import b58decode as decode58
+    from csi_conformance.groundwork.base58 import b58decode as decode58
 
     result = raw(TRANSFER_1)
     event = noop_event(result)

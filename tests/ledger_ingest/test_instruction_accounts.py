@@ -11,7 +11,7 @@ with their instruction accounts or data edited.
 from __future__ import annotations
 
 import pytest
-from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.ledger_ingest import IngestError
 from csi_conformance.ledger_ingest.events import EventError
 from csi_conformance.ledger_ingest.queues import _INSERT_INTO_QUEUES, INSERT_INTO_QUEUES, parse_insert_into_queues

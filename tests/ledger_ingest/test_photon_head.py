@@ -19,7 +19,8 @@ from functools import cache
 from typing import Any
 
 import pytest
-from csi_conformance.ledger_crypto import StateTree, b58decode, b58encode, fold_path, nullifier, transaction_hash
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import StateTree, fold_path, nullifier, transaction_hash
 from csi_conformance.ledger_ingest import Block, read_paths
 from csi_conformance.reference_server.batched import BatchedStateTree
 from csi_conformance.reference_server.errors import RpcError

@@ -5,15 +5,8 @@ they are asked and translated is `test_photon_head.py`'s."""
 from __future__ import annotations
 
 import pytest
-from csi_conformance.ledger_crypto import (
-    HEIGHT,
-    SparseMerkleTree,
-    StateTree,
-    b58decode,
-    b58encode,
-    derive_address_v2,
-    poseidon,
-)
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import HEIGHT, SparseMerkleTree, StateTree, derive_address_v2, poseidon
 from csi_conformance.ledger_ingest import read_paths
 from csi_conformance.ledger_ingest.recognize import LIGHT_SYSTEM_PROGRAM_ID
 from csi_conformance.reference_server.errors import RpcError

@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.groundwork.jsonio import loads
-from csi_conformance.ledger_crypto import b58decode, b58encode, fold_path
+from csi_conformance.ledger_crypto import fold_path
 from csi_conformance.ledger_ingest import Block, decode_transaction, read_paths, transaction_changes
 from csi_conformance.reference_server.ingest import ledger_from_blocks
 from csi_conformance.reference_server.ledger_native import NativeLedger

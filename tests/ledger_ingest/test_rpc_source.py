@@ -12,7 +12,8 @@ import httpx
 import pytest
 from csi_conformance.groundwork.errors import ConfigError
 from csi_conformance.groundwork.jsonio import loads
-from csi_conformance.ledger_ingest import IngestError, LedgerSource, fetch_blocks, parse_slots, redact_url
+from csi_conformance.groundwork.redaction import redact_url
+from csi_conformance.ledger_ingest import IngestError, LedgerSource, fetch_blocks, parse_slots
 from csi_conformance.ledger_ingest.sources import LedgerNotReached, fetch_slice
 from csi_conformance.ledger_ingest.stub_rpc import StubSolanaRpc, blocks_from_transactions, link_blocks, stub_solana_rpc
 from csi_conformance.reference_server.ingest import ingest_source

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.groundwork.jsonio import loads
-from csi_conformance.ledger_crypto import b58decode
 from csi_conformance.ledger_ingest import read_paths
 from csi_conformance.ledger_ingest.stub_rpc import blocks_from_transactions, stub_solana_rpc
 from csi_conformance.reference_server.ingest import ledger_from_blocks

@@ -14,7 +14,7 @@ import hashlib
 
 import construct
 import pytest
-from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.ledger_ingest.events import EventError
 from csi_conformance.ledger_ingest.recognize import LIGHT_SYSTEM_PROGRAM_ID
 from csi_conformance.ledger_ingest.system import (

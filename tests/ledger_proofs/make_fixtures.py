@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.ledger_proofs.circuits import CIRCUITS
 from csi_conformance.ledger_proofs.process import running_prover
 from csi_conformance.reference_server.methods import call

@@ -7,7 +7,7 @@ import hashlib
 from importlib import resources
 
 import pytest
-from csi_conformance.ledger_crypto import b58decode
+from csi_conformance.groundwork.base58 import b58decode
 from csi_conformance.ledger_crypto.bn254 import CURVE_ORDER
 from csi_conformance.ledger_crypto.groth16 import deterministic_proof
 from csi_conformance.ledger_proofs.circuits import CIRCUITS

@@ -8,8 +8,8 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from csi_conformance.ledger_chain.today import install_today
-from csi_conformance.ledger_crypto import b58decode
+from csi_conformance.groundwork.base58 import b58decode
+from csi_conformance.ledger_chain.programs_0_28 import install_today
 from csi_conformance.ledger_proofs import verify
 from csi_conformance.ledger_proofs.circuits import CIRCUITS
 from csi_conformance.ledger_proofs.verify import SETUPS, parse_vkey, verifying_key

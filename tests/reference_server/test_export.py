@@ -16,14 +16,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.groundwork.errors import ConfigError
 from csi_conformance.groundwork.jsonio import loads
 from csi_conformance.ledger_crypto import (
     HIGHEST_ADDRESS_PLUS_ONE,
     StateTree,
     account_hash,
-    b58decode,
-    b58encode,
     element_leaf,
     fold_path,
     hash_to_field,

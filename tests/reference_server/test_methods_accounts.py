@@ -5,7 +5,8 @@ from __future__ import annotations
 import base64
 
 import pytest
-from csi_conformance.ledger_crypto import account_hash, b58decode, b58encode, hash_to_field
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import account_hash, hash_to_field
 from csi_conformance.reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
 from csi_conformance.reference_server.methods import call
 from csi_conformance.reference_server.scenario import Scenario

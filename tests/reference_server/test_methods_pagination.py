@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.reference_server.errors import INVALID_PARAMS, RpcError
 from csi_conformance.reference_server.generate import generate_scenario
 from csi_conformance.reference_server.ledger import Ledger

@@ -7,14 +7,8 @@ import socket
 from typing import Any
 
 import pytest
-from csi_conformance.ledger_crypto import (
-    HIGHEST_ADDRESS_PLUS_ONE,
-    NonInclusionProof,
-    b58decode,
-    b58encode,
-    fold_path,
-    verify_non_inclusion,
-)
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import HIGHEST_ADDRESS_PLUS_ONE, NonInclusionProof, fold_path, verify_non_inclusion
 from csi_conformance.reference_server.errors import INVALID_PARAMS, SERVER_ERROR, RpcError
 from csi_conformance.reference_server.methods import call
 from csi_conformance.reference_server.options import ServerOptions

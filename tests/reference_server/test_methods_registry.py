@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.reference_server.errors import INVALID_PARAMS, METHOD_NOT_FOUND, SERVER_ERROR, RpcError
 from csi_conformance.reference_server.methods import PROOF_FORM_READINGS, call, readings, registered
 from csi_conformance.reference_server.options import ServerOptions
@@ -73,7 +73,7 @@ SAMPLES: dict[str, Callable[[Scenario], Any]] = {
 
 def test_every_contract_method_is_registered_and_nothing_else(contract) -> None:
     """The reference serves the widest contract the kit ships (the spec's 19 are within it); the samples below
-    are the spec's, the others' answers are tested in test_today_shapes.py."""
+    are the spec's, the others' answers are tested in test_photon_shapes.py."""
     served = Contract.for_api(SERVED_API)
     assert registered() == {m.canonical for m in served.methods.values()}
     assert set(contract.methods) < set(served.methods)

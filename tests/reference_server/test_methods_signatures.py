@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from csi_conformance.ledger_crypto import b58encode
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.reference_server.scenario import Scenario, derive_signature
 
 from .support import ask

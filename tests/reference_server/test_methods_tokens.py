@@ -6,7 +6,8 @@ import base64
 from collections import defaultdict
 
 import pytest
-from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID, b58decode, b58encode, decode_token_data, token_data_hash
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID, decode_token_data, token_data_hash
 from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
 from csi_conformance.reference_server.methods import call
 from csi_conformance.reference_server.scenario import Scenario

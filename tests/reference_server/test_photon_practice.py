@@ -17,7 +17,8 @@ from typing import Any
 
 import httpx
 import pytest
-from csi_conformance.ledger_crypto import HIGHEST_ADDRESS_PLUS_ONE, b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import HIGHEST_ADDRESS_PLUS_ONE
 from csi_conformance.reference_server.errors import RpcError
 from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods import call

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 import yaml
 from csi_conformance import reference_server
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.errors import ConfigError
 from csi_conformance.groundwork.jsonio import dumps
-from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID, b58encode
+from csi_conformance.ledger_crypto import TOKEN_PROGRAM_ID
 from csi_conformance.reference_server.ledger import DEFAULT_ADDRESS_TREE
 from csi_conformance.reference_server.scenario import (
     derive_key,

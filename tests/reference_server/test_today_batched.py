@@ -9,11 +9,10 @@ import hashlib
 from typing import Any
 
 import pytest
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.ledger_crypto import (
     BATCHED_ADDRESS_HEIGHT,
     NonInclusionProof,
-    b58decode,
-    b58encode,
     fold_path,
     hash_chain,
     nullifier,

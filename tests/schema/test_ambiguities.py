@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from csi_conformance.schema import Contract, ContractError
+from csi_conformance.groundwork.errors import ContractError
+from csi_conformance.schema import Contract
 
 SAMPLES = {k: v for k, v in yaml.safe_load((Path(__file__).parent / "ambiguity_samples.yaml").read_text()).items()
            if not k.startswith("_")}

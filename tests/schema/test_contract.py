@@ -7,7 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from csi_conformance.schema import SCHEMA_DIR, Contract, ContractError
+from csi_conformance.groundwork.errors import ContractError
+from csi_conformance.schema import SCHEMA_DIR, Contract
 
 SPEC_TABLE = [  # §4.2, in its order
     "getCompressedAccount", "getCompressedAccountBalance", "getCompressedBalance", "getCompressedBalanceByOwner",

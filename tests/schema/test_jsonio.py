@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from csi_conformance.groundwork.errors import JsonError
 from csi_conformance.groundwork.jsonio import dumps, loads
-from csi_conformance.schema import JsonError
 
 
 def test_big_integers_round_trip_exactly() -> None:

@@ -7,7 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from csi_conformance.schema import SCHEMA_DIR, Contract, ContractError
+from csi_conformance.groundwork.errors import ContractError
+from csi_conformance.schema import SCHEMA_DIR, Contract
 from csi_conformance.schema.export import render
 
 PHOTON = "photon-366a15b"

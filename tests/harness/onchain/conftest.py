@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from csi_conformance.ledger_chain import Chain, ChainJudge, generate, load_chain
 from csi_conformance.ledger_chain.generation import TODAY, programs_for
+from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms, install_today
 from csi_conformance.ledger_chain.proofs import ChainProver
-from csi_conformance.ledger_chain.today import TodayPrograms, install_today
 from csi_conformance.ledger_ingest import LedgerSource
 from csi_conformance.ledger_proofs.install import Installation
 from csi_conformance.ledger_proofs.process import ProverProcess, shared_prover

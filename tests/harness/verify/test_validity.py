@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.verify.validity import (
     EMPTY_STATE_ROOT,
     Expected,
@@ -9,7 +10,6 @@ from csi_conformance.harness.verify.validity import (
     elements_of,
     root_agreement,
 )
-from csi_conformance.ledger_crypto import b58encode
 
 TREE, OTHER = (b58encode(bytes([0, n]) + bytes(30)) for n in (7, 8))
 

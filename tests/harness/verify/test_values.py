@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import base64
 
+from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.verify.values import range_problems, token_bytes_problems
-from csi_conformance.ledger_crypto import FIELD_MODULUS, TokenDataFields, b58encode, encode_token_data
+from csi_conformance.ledger_crypto import FIELD_MODULUS, TokenDataFields, encode_token_data
 
 MINT, OWNER, DELEGATE = (b58encode(bytes([0, n]) + bytes(30)) for n in (1, 2, 3))
 FF = b58encode(b"\xff" * 32)

@@ -8,7 +8,7 @@ import hashlib
 from typing import Any
 
 import pytest
-from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.reference_server.errors import METHOD_NOT_FOUND, SERVER_ERROR, RpcError
 from csi_conformance.reference_server.methods import call, readings
 from csi_conformance.reference_server.options import ServerOptions

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.reference_server.batched import BatchedStateTree
 from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.shapes import account_json, key_text

@@ -12,19 +12,20 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from csi_conformance.ledger_crypto import AddressExistsError, b58decode, b58encode, fold_path, zero_hashes
+from csi_conformance.groundwork.base58 import b58decode, b58encode
+from csi_conformance.ledger_crypto import AddressExistsError, fold_path, zero_hashes
 from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
 from csi_conformance.reference_server.ledger import Ledger
-from csi_conformance.reference_server.methods.proofs import get_validity_proof, range_proof
-from csi_conformance.reference_server.methods.registry import rpc_method
-from csi_conformance.reference_server.methods.shapes import key_text
-from csi_conformance.reference_server.methods.today_accounts import PAGE_LIMIT
-from csi_conformance.reference_server.methods.today_shapes import (
+from csi_conformance.reference_server.methods.photon_accounts import PAGE_LIMIT
+from csi_conformance.reference_server.methods.photon_shapes import (
     DEFAULT_KEY,
     account_v2_json,
     address_tree_context,
     merkle_context_json,
 )
+from csi_conformance.reference_server.methods.proofs import get_validity_proof, range_proof
+from csi_conformance.reference_server.methods.registry import rpc_method
+from csi_conformance.reference_server.methods.shapes import key_text
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.records import Account
 from csi_conformance.schema import Contract, Method

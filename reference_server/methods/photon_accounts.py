@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from csi_conformance.ledger_crypto import b58decode, b58encode
+from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.reference_server.batched import BatchedStateTree
 from csi_conformance.reference_server.errors import SERVER_ERROR, RpcError
 from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.methods.photon_practice import accounts_by_leaf_index
+from csi_conformance.reference_server.methods.photon_shapes import DEFAULT_KEY, account_of, account_v2_json
 from csi_conformance.reference_server.methods.registry import rpc_method
 from csi_conformance.reference_server.methods.shapes import account_json, key_param, key_text, lookup_live, token_json
-from csi_conformance.reference_server.methods.today_shapes import DEFAULT_KEY, account_of, account_v2_json
 from csi_conformance.reference_server.methods.tokens import (
     get_compressed_token_accounts_by_delegate,
     get_compressed_token_accounts_by_owner,
