@@ -96,7 +96,7 @@ def _serve(args: argparse.Namespace) -> int:
             prover_url = args.prover_url or start_prover(args.prover, say=lambda line: print(f"csi serve: {line}",
                                                                                              file=sys.stderr))
         v2_prover = None if args.prover_url else v2_prover_for(prover_url)
-        warm_v2(v2_prover, ledger)
+        warm_v2(v2_prover, ledger, say=lambda line: print(f"csi serve: {line}", file=sys.stderr))
         options = ServerOptions(api_key=args.api_key, rate_limit=args.rate_limit,
                                 max_stale_slots=args.max_stale_slots, prover_url=prover_url, v2_prover=v2_prover,
                                 proof_form=args.profile)

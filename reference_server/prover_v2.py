@@ -13,7 +13,7 @@ placeholder that looks like a proof.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.ledger_proofs.circuits_v2 import PROVABLE
@@ -37,13 +37,17 @@ def v2_prover_for(prover_url: str | None) -> str | None:
     return KIT_V2 if prover_url and find_v2_installation() is not None else None
 
 
-def warm_v2(v2_prover: str | None, ledger: Ledger) -> None:
+def warm_v2(v2_prover: str | None, ledger: Ledger, *, say: Callable[[str], None] | None = None) -> None:
     """Start the kit's v2 prover in the background when `ledger` holds something only a v2 circuit proves (an
-    account appended to a batched tree, a batched address tree), so the first v2 proof does not wait for its keys."""
+    account appended to a batched tree, a batched address tree), so the first v2 proof does not wait for its keys;
+    `say` is told so."""
     appended = any(ledger.state_trees[key].next_index for key in ledger.batched_trees())
     if v2_prover == KIT_V2 and (appended or ledger.batched_address_trees):
         with contextlib.suppress(ProverStartError):  # said again, with the prover's log, by the request needing it
             shared_v2_prover(wait=False)
+            if say is not None:
+                say("starting the light prover of the v2 circuits (0.27.0) in the background for the batched "
+                    "trees' proofs: its keys load in 20-60 s, and the first v2 proof waits for them")
 
 
 def provable(accounts: int, addresses: int) -> bool:

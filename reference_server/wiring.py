@@ -93,7 +93,7 @@ def certified_reference(source: Source = "default", *, prover: str = "auto", opt
     if options is None:
         prover_url = _prover_url(prover)
         options = ServerOptions(prover_url=prover_url, v2_prover=v2_prover_for(prover_url))
-    warm_v2(options.v2_prover, built)
+    warm_v2(options.v2_prover, built, say=lambda line: print(f"csi reference: {line}", file=sys.stderr, flush=True))
     keys = slice_keys(built) if isinstance(source, LedgerSource) and isinstance(built, NativeLedger) else {}
     with running_server(app_for(built, options, Contract.for_api(api))) as url:
         yield ReferenceHandle(url, keys, "real" if options.prover_url else "placeholder",

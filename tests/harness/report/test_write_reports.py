@@ -34,7 +34,7 @@ def test_public_names() -> None:
     assert set(report.__all__) == {
         "SCHEMA_PATH", "ConsoleReporter", "build_junit", "catalogue", "clause_coverage", "ensure_writable",
         "print_catalogue",
-        "render_coverage_markdown", "render_html", "to_json", "write_atomic", "write_html", "write_json",
+        "render_coverage_markdown", "render_html", "to_json", "write_html", "write_json",
         "write_junit", "write_reports"}
     assert all(hasattr(report, name) for name in report.__all__)
     assert report.SCHEMA_PATH.is_file()
