@@ -4,8 +4,9 @@ The ledgers: every folder of Photon HEAD's test data (`tests/ledger_ingest/fixtu
 spec's contract in `tests/ledger_ingest/test_certify_photon_head.py`), a chain of each program set (0.18.0's v1
 trees; 0.28.3's batched trees as published, with the June 2025 keys, and with the forester), and every bundled
 scenario, certified under both contracts (`--api 0.50.0`, the spec's, and `photon-366a15b`, the one clients call
-today; a chain under the one that fits it). Both commands run as installed, over real HTTP on loopback, while the test keeps every core of the
-machine busy with spinning processes: a verdict must not depend on the load of the machine that runs the kit.
+today; a chain under the one that fits it). Both commands run as installed, over real HTTP on loopback, while
+the test keeps every core of the machine busy with spinning processes: a verdict must not depend on the load of
+the machine that runs the kit.
 
 The reference serves placeholder proofs (`--prover none`), so the checks that judge a proof's bytes are left
 out by name (`crypto.groth16-proof`, and on a chain `onchain.proof-accepted`); the real prover's proofs are
