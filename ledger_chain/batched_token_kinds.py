@@ -18,23 +18,18 @@ from csi_conformance.ledger_chain.batched_token_ops import (
     FreezeOrThawByIndex,
     RevokeByIndex,
 )
-from csi_conformance.ledger_chain.kinds import Draw, Kind, Users
+from csi_conformance.ledger_chain.draw_parts import Draw, Users, group, tree_with_room
+from csi_conformance.ledger_chain.kinds import Kind
 from csi_conformance.ledger_chain.model import LiveAccount, Model
 from csi_conformance.ledger_chain.operations import Operation
-from csi_conformance.ledger_chain.programs import STATE_TREE
 from hypothesis import strategies as st
 from solders.pubkey import Pubkey
 
 __all__ = ["BATCHED_TOKEN_KINDS"]
 
 Groups = dict[tuple[int, Pubkey], list[LiveAccount]]
-
-
-def _tree(draw: Draw, model: Model, outputs: int) -> Pubkey:
-    """A v1 tree or a batched tree whose output queue has room for `outputs`."""
-    assert isinstance(model, TodayModel)
-    trees = [STATE_TREE, *(t for t in sorted(model.batched, key=bytes) if model.has_room(t, outputs))]
-    return draw(st.sampled_from(trees))
+COUNTS = (1, 2)
+"""Inputs a token approve, revoke, freeze, thaw or burn takes here."""
 
 
 def _tokens(model: Model, users: Users, *, state: str = "initialized", delegated: bool | None = None,
@@ -55,14 +50,6 @@ def _tokens(model: Model, users: Users, *, state: str = "initialized", delegated
     return found
 
 
-def _group(draw: Draw, groups: Groups, counts: Sequence[int] = (1, 2)) -> tuple[int, Pubkey, list[LiveAccount]]:
-    user, mint = draw(st.sampled_from(sorted(groups, key=lambda k: (k[0], bytes(k[1])))))
-    accounts = groups[(user, mint)]
-    n = draw(st.sampled_from([n for n in counts if n <= len(accounts)]))
-    chosen = draw(st.permutations(range(len(accounts))))
-    return user, mint, [accounts[i] for i in sorted(chosen[:n])]
-
-
 def _amounts(inputs: Sequence[LiveAccount]) -> int:
     return sum(a.token.amount for a in inputs if a.token is not None)
 
@@ -72,26 +59,27 @@ def _hashes(inputs: Sequence[LiveAccount]) -> tuple[bytes, ...]:
 
 
 def _approve(draw: Draw, model: Model, users: Users) -> Operation:
-    user, mint, inputs = _group(draw, _tokens(model, users))
+    user, mint, inputs = group(draw, _tokens(model, users), COUNTS)
     delegate = draw(st.sampled_from([i for i in range(len(users.keys)) if i != user]))
     amount = draw(st.integers(1, _amounts(inputs)))
-    return ApproveByIndex(mint, user, _hashes(inputs), delegate, amount, _tree(draw, model, 2))
+    return ApproveByIndex(mint, user, _hashes(inputs), delegate, amount, tree_with_room(draw, model, 2))
 
 
 def _revoke(draw: Draw, model: Model, users: Users) -> Operation:
-    user, mint, inputs = _group(draw, _tokens(model, users, delegated=True))
-    return RevokeByIndex(mint, user, _hashes(inputs), _tree(draw, model, 1))
+    user, mint, inputs = group(draw, _tokens(model, users, delegated=True), COUNTS)
+    return RevokeByIndex(mint, user, _hashes(inputs), tree_with_room(draw, model, 1))
 
 
 def _freeze(draw: Draw, model: Model, users: Users, *, thaw: bool = False) -> Operation:
     groups = _tokens(model, users, state="frozen" if thaw else "initialized", freezable=True)
-    user, mint, inputs = _group(draw, groups)
-    return FreezeOrThawByIndex(mint, user, _hashes(inputs), _tree(draw, model, 2), thaw=thaw)
+    user, mint, inputs = group(draw, groups, COUNTS)
+    return FreezeOrThawByIndex(mint, user, _hashes(inputs), tree_with_room(draw, model, 2), thaw=thaw)
 
 
 def _burn(draw: Draw, model: Model, users: Users) -> Operation:
-    user, mint, inputs = _group(draw, _tokens(model, users))
-    return BurnByIndex(mint, user, _hashes(inputs), draw(st.integers(1, _amounts(inputs))), _tree(draw, model, 1))
+    user, mint, inputs = group(draw, _tokens(model, users), COUNTS)
+    amount = draw(st.integers(1, _amounts(inputs)))
+    return BurnByIndex(mint, user, _hashes(inputs), amount, tree_with_room(draw, model, 1))
 
 
 BATCHED_TOKEN_KINDS: dict[str, Kind] = {

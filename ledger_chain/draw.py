@@ -21,7 +21,8 @@ import random
 from collections.abc import Mapping, Set
 from typing import Any, ClassVar
 
-from csi_conformance.ledger_chain.kinds import KINDS, Kind, Users
+from csi_conformance.ledger_chain.draw_parts import Users
+from csi_conformance.ledger_chain.kinds import KINDS, Kind
 from csi_conformance.ledger_chain.model import Model
 from csi_conformance.ledger_chain.operations import Operation
 from hypothesis import HealthCheck, Phase, given, settings

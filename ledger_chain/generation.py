@@ -31,7 +31,8 @@ from csi_conformance.ledger_chain.batch_programs import with_batch_keys
 from csi_conformance.ledger_chain.batched_model import TodayModel
 from csi_conformance.ledger_chain.chain import FIRST_SLOT, Chain, genesis_funding, program_set
 from csi_conformance.ledger_chain.draw import next_step
-from csi_conformance.ledger_chain.kinds import KINDS, Users
+from csi_conformance.ledger_chain.draw_parts import Users
+from csi_conformance.ledger_chain.kinds import KINDS
 from csi_conformance.ledger_chain.kinds_0_28 import kinds_for
 from csi_conformance.ledger_chain.patched_programs import install_patched, patched_manifest
 from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms, install_today, today_manifest

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from csi_conformance.ledger_chain.draw_parts import Draw, Users, free_seed, group, other_user, pick
 from csi_conformance.ledger_chain.model import LiveAccount, Model
 from csi_conformance.ledger_chain.operations import (
     CreateTree,
@@ -36,23 +37,10 @@ from csi_conformance.ledger_chain.token_ops import (
 from hypothesis import strategies as st
 from solders.pubkey import Pubkey
 
-__all__ = ["KINDS", "Kind", "Users"]
+__all__ = ["KINDS", "Kind"]
 
 ACCOUNT_COUNTS = (1, 2, 3, 4, 8)
 MAX_TREES, MAX_MINTS = 2, 2
-
-
-@dataclass(frozen=True)
-class Users:
-    """The chain's users by index, and the index of a key."""
-
-    keys: tuple[Pubkey, ...]
-
-    def index(self, key: Pubkey) -> int | None:
-        return self.keys.index(key) if key in self.keys else None
-
-
-Draw = Callable[[st.SearchStrategy], object]
 
 
 @dataclass(frozen=True)
@@ -75,24 +63,6 @@ def _tree(draw: Draw, model: Model) -> Pubkey:
     return draw(st.sampled_from(sorted(model.state_trees, key=bytes)))
 
 
-def _pick(draw: Draw, accounts: Sequence[LiveAccount], counts: Sequence[int]) -> list[LiveAccount]:
-    """Some of `accounts`, as many as one of `counts` allows."""
-    possible = [n for n in counts if n <= len(accounts)]
-    n = draw(st.sampled_from(possible))
-    chosen = draw(st.permutations(range(len(accounts))))
-    return [accounts[i] for i in sorted(chosen[:n])]
-
-
-def _other(draw: Draw, users: Users, user: int) -> int:
-    return draw(st.sampled_from([i for i in range(len(users.keys)) if i != user]))
-
-
-def _seed(draw: Draw, model: Model) -> bytes:
-    seed = b"\0" + draw(st.binary(min_size=31, max_size=31))
-    value = int.from_bytes(address_of(seed, model.address_tree_key), "big")
-    return seed if not model.address_taken(value) else _seed(draw, model)
-
-
 def _plain(model: Model, users: Users) -> dict[int, list[LiveAccount]]:
     """Each user's live accounts without data or address."""
     found: dict[int, list[LiveAccount]] = {}
@@ -113,7 +83,7 @@ def _holders(model: Model, users: Users, *, minimum: int) -> dict[int, list[Live
 def _compress(draw: Draw, model: Model, users: Users) -> Operation:
     """Lamports compressed into one to eight accounts of one owner (many small ones make merges possible)."""
     user = draw(st.integers(0, len(users.keys) - 1))
-    owner = users.keys[draw(st.sampled_from([user, _other(draw, users, user)]))]
+    owner = users.keys[draw(st.sampled_from([user, other_user(draw, users, user)]))]
     count = draw(st.integers(1, 8))
     outputs = tuple(Output(owner, draw(st.integers(10_000, 10**9)), _tree(draw, model)) for _ in range(count))
     return SolInvoke("compress-sol", user, outputs=outputs, compress=sum(o.lamports for o in outputs))
@@ -121,10 +91,10 @@ def _compress(draw: Draw, model: Model, users: Users) -> Operation:
 
 def _transfer(draw: Draw, model: Model, users: Users) -> Operation:
     user = draw(st.sampled_from(sorted(_plain(model, users))))
-    inputs = _pick(draw, _plain(model, users)[user], (1, 2, 3, 4))
+    inputs = pick(draw, _plain(model, users)[user], (1, 2, 3, 4))
     total = sum(a.lamports for a in inputs)
     amount = draw(st.integers(1, total)) if total else 0
-    outputs = [Output(users.keys[_other(draw, users, user)], amount, _tree(draw, model))]
+    outputs = [Output(users.keys[other_user(draw, users, user)], amount, _tree(draw, model))]
     if total - amount:
         outputs.append(Output(users.keys[user], total - amount, _tree(draw, model)))
     return SolInvoke("transfer", user, tuple(a.hash for a in inputs), tuple(outputs))
@@ -134,14 +104,14 @@ def _merge(draw: Draw, model: Model, users: Users, *, eight: bool = False) -> Op
     """Small accounts of one owner into one: 2, 3 or 4 of them, or (`merge-8`) eight, the largest circuit."""
     holders = _holders(model, users, minimum=8 if eight else 2)
     user = draw(st.sampled_from(sorted(holders)))
-    inputs = _pick(draw, holders[user], (8,) if eight else (2, 3, 4))
+    inputs = pick(draw, holders[user], (8,) if eight else (2, 3, 4))
     output = Output(users.keys[user], sum(a.lamports for a in inputs), _tree(draw, model))
     return SolInvoke("merge-8" if eight else "merge", user, tuple(a.hash for a in inputs), (output,))
 
 
 def _decompress(draw: Draw, model: Model, users: Users) -> Operation:
     user = draw(st.sampled_from(sorted(_plain(model, users))))
-    inputs = _pick(draw, _plain(model, users)[user], (1, 2))
+    inputs = pick(draw, _plain(model, users)[user], (1, 2))
     total = sum(a.lamports for a in inputs)
     amount = draw(st.integers(1, max(total, 1)))
     change = () if amount == total else (Output(users.keys[user], total - amount, _tree(draw, model)),)
@@ -151,7 +121,7 @@ def _decompress(draw: Draw, model: Model, users: Users) -> Operation:
 def _new_addresses(draw: Draw, model: Model, users: Users) -> Operation:
     """New addresses alone (non-inclusion proof); the accounts that carry them get compressed lamports."""
     user = draw(st.integers(0, len(users.keys) - 1))
-    seeds = tuple(_seed(draw, model) for _ in range(draw(st.integers(1, 2))))
+    seeds = tuple(free_seed(draw, model) for _ in range(draw(st.integers(1, 2))))
     outputs = tuple(Output(users.keys[user], draw(st.integers(0, 10**8)), _tree(draw, model),
                               address_of(seed, model.address_tree_key)) for seed in seeds)
     compress = sum(o.lamports for o in outputs) or None
@@ -164,8 +134,8 @@ def _new_addresses_with_inputs(draw: Draw, model: Model, users: Users) -> Operat
     addresses but removes it at that position among all inputs' addresses, so with address-less
     inputs before them, outputs written out of seed order (two trees can reorder them) fail 6006."""
     user = draw(st.sampled_from(sorted(_plain(model, users))))
-    inputs = _pick(draw, _plain(model, users)[user], (1, 2, 3, 4))
-    seeds = tuple(_seed(draw, model) for _ in range(draw(st.integers(1, 2))))
+    inputs = pick(draw, _plain(model, users)[user], (1, 2, 3, 4))
+    seeds = tuple(free_seed(draw, model) for _ in range(draw(st.integers(1, 2))))
     total = sum(a.lamports for a in inputs)
     first = draw(st.integers(0, total))
     shares = [first, total - first] if len(seeds) == 2 else [total]
@@ -185,7 +155,7 @@ def _move_addressed(draw: Draw, model: Model, users: Users) -> Operation:
     account = draw(st.sampled_from(sorted(_addressed(model, users), key=lambda a: a.hash)))
     user = users.index(account.owner)
     assert user is not None
-    owner = draw(st.sampled_from([user, _other(draw, users, user)]))
+    owner = draw(st.sampled_from([user, other_user(draw, users, user)]))
     output = Output(users.keys[owner], account.lamports, _tree(draw, model), account.address)
     return SolInvoke("move-addressed", user, (account.hash,), (output,))
 
@@ -253,21 +223,15 @@ def _tokens(model: Model, users: Users, *, state: str = "initialized", delegated
     return found
 
 
-def _group(draw: Draw, groups: dict[tuple[int, Pubkey], list[LiveAccount]], counts: Sequence[int]
-           ) -> tuple[int, Pubkey, list[LiveAccount]]:
-    user, mint = draw(st.sampled_from(sorted(groups, key=lambda k: (k[0], bytes(k[1])))))
-    return user, mint, _pick(draw, groups[(user, mint)], counts)
-
-
 def _amounts(inputs: Sequence[LiveAccount]) -> int:
     return sum(a.token.amount for a in inputs if a.token is not None)
 
 
 def _token_transfer(draw: Draw, model: Model, users: Users) -> Operation:
-    user, mint, inputs = _group(draw, _tokens(model, users), ACCOUNT_COUNTS)
+    user, mint, inputs = group(draw, _tokens(model, users), ACCOUNT_COUNTS)
     total = _amounts(inputs)
     amount = draw(st.integers(1, total))
-    outputs = [(_other(draw, users, user), amount, _tree(draw, model))]
+    outputs = [(other_user(draw, users, user), amount, _tree(draw, model))]
     if total - amount:
         outputs.append((user, total - amount, _tree(draw, model)))
     return TokenTransfer("token-transfer", mint, user, tuple(a.hash for a in inputs), tuple(outputs))
@@ -278,7 +242,7 @@ def _delegated(model: Model, users: Users) -> dict[tuple[int, Pubkey], list[Live
 
 
 def _delegated_transfer(draw: Draw, model: Model, users: Users) -> Operation:
-    owner, mint, inputs = _group(draw, _delegated(model, users), (1, 2))
+    owner, mint, inputs = group(draw, _delegated(model, users), (1, 2))
     delegates = {users.index(Pubkey.from_bytes(a.token.delegate)) for a in inputs if a.token and a.token.delegate}
     if len(delegates) != 1:  # one signer: keep the inputs of the first input's delegate
         first = inputs[0].token.delegate if inputs[0].token else None
@@ -286,7 +250,7 @@ def _delegated_transfer(draw: Draw, model: Model, users: Users) -> Operation:
     delegate = users.index(Pubkey.from_bytes(inputs[0].token.delegate)) if inputs[0].token else None
     total = _amounts(inputs)
     amount = draw(st.integers(1, total))
-    outputs = [(_other(draw, users, owner), amount, _tree(draw, model))]
+    outputs = [(other_user(draw, users, owner), amount, _tree(draw, model))]
     if total - amount:
         outputs.append((owner, total - amount, _tree(draw, model)))
     return TokenTransfer("delegated-transfer", mint, delegate or 0, tuple(a.hash for a in inputs), tuple(outputs),
@@ -294,24 +258,24 @@ def _delegated_transfer(draw: Draw, model: Model, users: Users) -> Operation:
 
 
 def _approve(draw: Draw, model: Model, users: Users) -> Operation:
-    user, mint, inputs = _group(draw, _tokens(model, users), (1, 2))
+    user, mint, inputs = group(draw, _tokens(model, users), (1, 2))
     amount = draw(st.integers(1, _amounts(inputs)))
-    return Approve(mint, user, tuple(a.hash for a in inputs), _other(draw, users, user), amount, _tree(draw, model))
+    return Approve(mint, user, tuple(a.hash for a in inputs), other_user(draw, users, user), amount, _tree(draw, model))
 
 
 def _revoke(draw: Draw, model: Model, users: Users) -> Operation:
-    user, mint, inputs = _group(draw, _delegated(model, users), (1, 2))
+    user, mint, inputs = group(draw, _delegated(model, users), (1, 2))
     return Revoke(mint, user, tuple(a.hash for a in inputs), _tree(draw, model))
 
 
 def _freeze(draw: Draw, model: Model, users: Users, *, thaw: bool = False) -> Operation:
     groups = _tokens(model, users, state="frozen" if thaw else "initialized", freezable=True)
-    user, mint, inputs = _group(draw, groups, (1, 2))
+    user, mint, inputs = group(draw, groups, (1, 2))
     return FreezeOrThaw(mint, user, tuple(a.hash for a in inputs), _tree(draw, model), thaw=thaw)
 
 
 def _burn(draw: Draw, model: Model, users: Users) -> Operation:
-    user, mint, inputs = _group(draw, _tokens(model, users), (1, 2))
+    user, mint, inputs = group(draw, _tokens(model, users), (1, 2))
     return Burn(mint, user, tuple(a.hash for a in inputs), draw(st.integers(1, _amounts(inputs))), _tree(draw, model))
 
 
@@ -320,12 +284,12 @@ def _compress_spl(draw: Draw, model: Model, users: Users) -> Operation:
                                               key=lambda k: (bytes(k[0]), bytes(k[1])))))
     user = users.index(owner) or 0
     amount = draw(st.integers(1, model.spl[(owner, mint)]))
-    recipient = draw(st.sampled_from([user, _other(draw, users, user)]))
+    recipient = draw(st.sampled_from([user, other_user(draw, users, user)]))
     return TokenTransfer("compress-spl", mint, user, (), ((recipient, amount, _tree(draw, model)),), compress=amount)
 
 
 def _decompress_spl(draw: Draw, model: Model, users: Users) -> Operation:
-    user, mint, inputs = _group(draw, _tokens(model, users), (1, 2))
+    user, mint, inputs = group(draw, _tokens(model, users), (1, 2))
     total = _amounts(inputs)
     amount = draw(st.integers(1, total))
     change = () if amount == total else ((user, total - amount, _tree(draw, model)),)

@@ -25,8 +25,8 @@ from csi_conformance.ledger_chain.batched_ops import (
 )
 from csi_conformance.ledger_chain.batched_proof_ops import V2Spend
 from csi_conformance.ledger_chain.batched_token_kinds import BATCHED_TOKEN_KINDS
-from csi_conformance.ledger_chain.kinds import Draw, Kind, Users
-from csi_conformance.ledger_chain.kinds import _seed as free_seed
+from csi_conformance.ledger_chain.draw_parts import Draw, Users, free_seed, group, other_user, pick, tree_with_room
+from csi_conformance.ledger_chain.kinds import Kind
 from csi_conformance.ledger_chain.model import LiveAccount, Model
 from csi_conformance.ledger_chain.operations import Operation, SolInvoke, address_of
 from csi_conformance.ledger_chain.programs import STATE_TREE
@@ -45,23 +45,6 @@ BY_INDEX_COUNTS = (1, 2, 3, 4, 8)
 def _today(model: Model) -> TodayModel:
     assert isinstance(model, TodayModel)
     return model
-
-
-def _tree(draw: Draw, model: Model, outputs: int = 1) -> Pubkey:
-    """A v1 tree or a batched tree whose output queue has room."""
-    today = _today(model)
-    trees = [STATE_TREE, *(t for t in sorted(today.batched, key=bytes) if today.has_room(t, outputs))]
-    return draw(st.sampled_from(trees))
-
-
-def _pick(draw: Draw, accounts: list[LiveAccount], counts: tuple[int, ...]) -> list[LiveAccount]:
-    n = draw(st.sampled_from([n for n in counts if n <= len(accounts)]))
-    chosen = draw(st.permutations(range(len(accounts))))
-    return [accounts[i] for i in sorted(chosen[:n])]
-
-
-def _other(draw: Draw, users: Users, user: int) -> int:
-    return draw(st.sampled_from([i for i in range(len(users.keys)) if i != user]))
 
 
 def _queued(model: Model, users: Users, *, token: bool = False) -> dict[tuple[int, Pubkey | None], list[LiveAccount]]:
@@ -86,19 +69,14 @@ def _v1_plain(model: Model, users: Users) -> list[LiveAccount]:
             if a.tree == STATE_TREE and a.token is None and a.address is None and users.index(a.owner) is not None]
 
 
-def _group(draw: Draw, groups: dict, counts: tuple[int, ...]) -> tuple[int, Pubkey | None, list[LiveAccount]]:
-    user, mint = draw(st.sampled_from(sorted(groups, key=lambda k: (k[0], bytes(k[1]) if k[1] else b""))))
-    return user, mint, _pick(draw, groups[(user, mint)], counts)
-
-
 # ----------------------------------------------------------------------------- compressed SOL
 
 
 def _compress(draw: Draw, model: Model, users: Users) -> Operation:
     """Lamports compressed into accounts of one owner, each in a v1 tree or an output queue."""
     user = draw(st.integers(0, len(users.keys) - 1))
-    owner = users.keys[draw(st.sampled_from([user, _other(draw, users, user)]))]
-    outputs = tuple(Output(owner, draw(st.integers(10_000, 10**9)), _tree(draw, model, 8))
+    owner = users.keys[draw(st.sampled_from([user, other_user(draw, users, user)]))]
+    outputs = tuple(Output(owner, draw(st.integers(10_000, 10**9)), tree_with_room(draw, model, 8))
                     for _ in range(draw(st.integers(1, 8))))
     return BatchedInvoke("compress-sol", user, outputs=outputs, compress=sum(o.lamports for o in outputs))
 
@@ -107,23 +85,23 @@ def _transfer(draw: Draw, model: Model, users: Users, *, merge: bool = False) ->
     groups = _queued(model, users)
     if merge:
         groups = {k: v for k, v in groups.items() if len(v) >= 2}
-    user, _, inputs = _group(draw, groups, (2, 3, 4, 8) if merge else (1, 2, 3, 4))
+    user, _, inputs = group(draw, groups, (2, 3, 4, 8) if merge else (1, 2, 3, 4))
     total = sum(a.lamports for a in inputs)
     if merge:
         return BatchedInvoke("merge-by-index", user, tuple(a.hash for a in inputs),
-                             (Output(users.keys[user], total, _tree(draw, model, 2)),))
+                             (Output(users.keys[user], total, tree_with_room(draw, model, 2)),))
     amount = draw(st.integers(1, total))
-    outputs = [Output(users.keys[_other(draw, users, user)], amount, _tree(draw, model, 2))]
+    outputs = [Output(users.keys[other_user(draw, users, user)], amount, tree_with_room(draw, model, 2))]
     if total - amount:
-        outputs.append(Output(users.keys[user], total - amount, _tree(draw, model, 2)))
+        outputs.append(Output(users.keys[user], total - amount, tree_with_room(draw, model, 2)))
     return BatchedInvoke("transfer-by-index", user, tuple(a.hash for a in inputs), tuple(outputs))
 
 
 def _decompress(draw: Draw, model: Model, users: Users) -> Operation:
-    user, _, inputs = _group(draw, _queued(model, users), (1, 2))
+    user, _, inputs = group(draw, _queued(model, users), (1, 2))
     total = sum(a.lamports for a in inputs)
     amount = draw(st.integers(1, total))
-    change = () if amount == total else (Output(users.keys[user], total - amount, _tree(draw, model)),)
+    change = () if amount == total else (Output(users.keys[user], total - amount, tree_with_room(draw, model)),)
     return BatchedInvoke("decompress-by-index", user, tuple(a.hash for a in inputs), change, decompress=amount)
 
 
@@ -151,10 +129,10 @@ def _v1_transfer(draw: Draw, model: Model, users: Users) -> Operation:
     """One to four v1 accounts of one user spent with a real inclusion proof, into the v1 tree."""
     groups = _v1_groups(model, users)
     user = draw(st.sampled_from(sorted(groups)))
-    inputs = _pick(draw, groups[user], (1, 2, 3, 4))
+    inputs = pick(draw, groups[user], (1, 2, 3, 4))
     total = sum(a.lamports for a in inputs)
     amount = draw(st.integers(1, total))
-    outputs = [Output(users.keys[_other(draw, users, user)], amount, STATE_TREE)]
+    outputs = [Output(users.keys[other_user(draw, users, user)], amount, STATE_TREE)]
     if total - amount:
         outputs.append(Output(users.keys[user], total - amount, STATE_TREE))
     return SolInvoke("v1-transfer", user, tuple(a.hash for a in inputs), tuple(outputs))
@@ -167,7 +145,7 @@ def _v1_new_address(draw: Draw, model: Model, users: Users, *, with_inputs: bool
     if with_inputs:
         groups = _v1_groups(model, users)
         user = draw(st.sampled_from(sorted(groups)))
-        inputs = _pick(draw, groups[user], (1, 2, 3, 4))
+        inputs = pick(draw, groups[user], (1, 2, 3, 4))
     else:
         user = draw(st.integers(0, len(users.keys) - 1))
     seeds = tuple(free_seed(draw, model) for _ in range(draw(st.integers(1, 2))))
@@ -187,7 +165,7 @@ def _v1_new_address(draw: Draw, model: Model, users: Users, *, with_inputs: bool
 def _v1_spend(draw: Draw, model: Model, users: Users) -> Operation:
     account = draw(st.sampled_from(_v1_plain(model, users)))
     user = users.index(account.owner) or 0
-    output = Output(users.keys[_other(draw, users, user)], account.lamports, STATE_TREE)
+    output = Output(users.keys[other_user(draw, users, user)], account.lamports, STATE_TREE)
     return RefusedV1Spend(SolInvoke("transfer", user, (account.hash,), (output,)))
 
 
@@ -205,7 +183,7 @@ def _create_mint(draw: Draw, model: Model, users: Users) -> Operation:
 def _mint_to(draw: Draw, model: Model, users: Users) -> Operation:
     recipients = draw(st.lists(st.tuples(st.integers(0, len(users.keys) - 1), st.integers(1, 10**9)),
                                min_size=1, max_size=3))
-    return MintTo(_mint(draw, model), tuple(recipients), queue_of(_tree(draw, model, 3)))
+    return MintTo(_mint(draw, model), tuple(recipients), queue_of(tree_with_room(draw, model, 3)))
 
 
 def _spl_mint(draw: Draw, model: Model, users: Users) -> Operation:
@@ -217,23 +195,23 @@ def _compress_spl(draw: Draw, model: Model, users: Users) -> Operation:
                                               key=lambda k: (bytes(k[0]), bytes(k[1])))))
     user = users.index(owner) or 0
     amount = draw(st.integers(1, model.spl[(owner, mint)]))
-    recipient = draw(st.sampled_from([user, _other(draw, users, user)]))
-    return TokenTransfer("compress-spl", mint, user, (), ((recipient, amount, queue_of(_tree(draw, model))),),
+    recipient = draw(st.sampled_from([user, other_user(draw, users, user)]))
+    return TokenTransfer("compress-spl", mint, user, (), ((recipient, amount, queue_of(tree_with_room(draw, model))),),
                          compress=amount)
 
 
 def _token_transfer(draw: Draw, model: Model, users: Users, *, decompress: bool = False) -> Operation:
-    user, mint, inputs = _group(draw, _queued(model, users, token=True), (1, 2) if decompress else BY_INDEX_COUNTS)
+    user, mint, inputs = group(draw, _queued(model, users, token=True), (1, 2) if decompress else BY_INDEX_COUNTS)
     assert mint is not None
     total = sum(a.token.amount for a in inputs if a.token is not None)
     amount = draw(st.integers(1, total))
     if decompress:
-        change = () if amount == total else ((user, total - amount, _tree(draw, model)),)
+        change = () if amount == total else ((user, total - amount, tree_with_room(draw, model)),)
         return BatchedTokenTransfer("decompress-spl-by-index", mint, user, tuple(a.hash for a in inputs), change,
                                     decompress=amount)
-    outputs = [(_other(draw, users, user), amount, _tree(draw, model, 2))]
+    outputs = [(other_user(draw, users, user), amount, tree_with_room(draw, model, 2))]
     if total - amount:
-        outputs.append((user, total - amount, _tree(draw, model, 2)))
+        outputs.append((user, total - amount, tree_with_room(draw, model, 2)))
     return BatchedTokenTransfer("token-transfer-by-index", mint, user, tuple(a.hash for a in inputs), tuple(outputs))
 
 
@@ -260,10 +238,10 @@ def _v2_transfer(draw: Draw, model: Model, users: Users) -> Operation:
     """Appended accounts of one user and tree, spent by root with a v2 proof, to another user and back."""
     groups = _appended(model, users)
     user, tree = draw(st.sampled_from(sorted(groups, key=lambda k: (k[0], bytes(k[1])))))
-    inputs = _pick(draw, groups[(user, tree)], V2_COUNTS)
+    inputs = pick(draw, groups[(user, tree)], V2_COUNTS)
     total = sum(a.lamports for a in inputs)
     amount = draw(st.integers(1, total))
-    outputs = [Output(users.keys[_other(draw, users, user)], amount, STATE_TREE)]
+    outputs = [Output(users.keys[other_user(draw, users, user)], amount, STATE_TREE)]
     if total - amount:
         outputs.append(Output(users.keys[user], total - amount, STATE_TREE))
     return V2Spend("v2-transfer", user, tuple(a.hash for a in inputs), tuple(outputs))

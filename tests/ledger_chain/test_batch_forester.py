@@ -18,7 +18,7 @@ from csi_conformance.ledger_chain.batch_programs import make_batch_programs, pat
 from csi_conformance.ledger_chain.batched_model import TodayModel, read_batched_tree
 from csi_conformance.ledger_chain.chain import COMPUTE_UNITS, Chain
 from csi_conformance.ledger_chain.draw import next_step
-from csi_conformance.ledger_chain.kinds import Users
+from csi_conformance.ledger_chain.draw_parts import Users
 from csi_conformance.ledger_chain.kinds_0_28 import kinds_for
 from csi_conformance.ledger_chain.patched_programs import install_patched
 from csi_conformance.ledger_chain.proofs import ChainProver

@@ -23,9 +23,9 @@ from csi_conformance.ledger_chain.batched_token_ops import (
 )
 from csi_conformance.ledger_chain.chain import Chain
 from csi_conformance.ledger_chain.draw import drawn
+from csi_conformance.ledger_chain.draw_parts import Users
 from csi_conformance.ledger_chain.generation import write_chain
 from csi_conformance.ledger_chain.judge_queued import judge_spend_by_index, queued_accounts
-from csi_conformance.ledger_chain.kinds import Users
 from csi_conformance.ledger_chain.kinds_0_28 import TODAY_KINDS
 from csi_conformance.ledger_chain.model import LiveAccount
 from csi_conformance.ledger_chain.operations import Operation

@@ -15,7 +15,7 @@ import pytest
 from csi_conformance.groundwork.jsonio import loads
 from csi_conformance.ledger_chain import ChainError, generate
 from csi_conformance.ledger_chain import generation as generate_module
-from csi_conformance.ledger_chain.kinds import Users
+from csi_conformance.ledger_chain.draw_parts import Users
 from csi_conformance.ledger_chain.model import Model
 from csi_conformance.ledger_chain.operations import SolInvoke
 from csi_conformance.ledger_chain.proofs import ChainProver
