@@ -13,7 +13,6 @@ Labelled "kit setup" wherever it shows.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import struct
@@ -26,7 +25,7 @@ from csi_conformance.ledger_chain.programs_0_28 import TODAY_FILES, TodayProgram
 from csi_conformance.ledger_chain.runtime import Runtime
 from csi_conformance.ledger_chain.vk_patch import replace_verifying_keys
 from csi_conformance.ledger_proofs.batch_setup import BATCH_CIRCUITS, LABEL, KitSetup, make_kit_setup, prover_binary
-from csi_conformance.ledger_proofs.npm_package import MARKER, ProverInstallError, cache_folder
+from csi_conformance.ledger_proofs.npm_package import MARKER, ProverInstallError, cache_folder, file_sha256
 from csi_conformance.ledger_proofs.verify import verifying_key
 from solders.account import Account
 from solders.pubkey import Pubkey
@@ -43,10 +42,6 @@ TODAY_SETUP = "2025-10"
 def batch_programs_dir() -> Path:
     """`$CSI_BATCH_PROGRAMS_DIR`, else `${XDG_CACHE_HOME:-~/.cache}/csi-conformance/programs/0.28.3-kit-batch-keys`."""
     return cache_folder("CSI_BATCH_PROGRAMS_DIR", "programs", "0.28.3-kit-batch-keys")
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -85,7 +80,7 @@ class KitBatchPrograms(TodayPrograms):
             path = self.programs_dir / name
             if not path.is_file():
                 found.append(f"programs/{name}: missing")
-            elif _sha256(path.read_bytes()) != spec["sha256"]:
+            elif file_sha256(path) != spec["sha256"]:
                 found.append(f"programs/{name}: SHA-256 differs from {MARKER}")
         return found
 
@@ -112,7 +107,7 @@ def find_batch_programs(setup: KitSetup, base: TodayPrograms, folder: Path | Non
 
 def _files(programs: Path) -> dict[str, dict[str, str]]:
     """Each program's SHA-256 in a `programs/` folder (missing ones left out)."""
-    return {name: {"sha256": _sha256((programs / name).read_bytes())} for name in TODAY_FILES.values()
+    return {name: {"sha256": file_sha256(programs / name)} for name in TODAY_FILES.values()
             if (programs / name).is_file()}
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -29,7 +28,7 @@ from typing import Any
 
 from csi_conformance.groundwork.errors import ConfigError
 from csi_conformance.ledger_proofs.install_v2 import find_v2_installation
-from csi_conformance.ledger_proofs.npm_package import cache_folder, file_problems
+from csi_conformance.ledger_proofs.npm_package import cache_folder, file_problems, file_sha256
 from csi_conformance.ledger_proofs.process import ProverProcess
 from csi_conformance.ledger_proofs.verify import VerifyingKey, parse_vkey
 
@@ -74,16 +73,8 @@ def kit_setup_dir() -> Path:
     return cache_folder("CSI_BATCH_SETUP_DIR", "batch-setup", PROVER_VERSION)
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _described(path: Path) -> dict[str, Any]:
-    return {"size": path.stat().st_size, "sha256": _sha256(path)}
+    return {"size": path.stat().st_size, "sha256": file_sha256(path)}
 
 
 @dataclass(frozen=True)
@@ -170,7 +161,7 @@ def make_kit_setup(binary: Path, folder: Path | None = None, *,
     folder = (folder or kit_setup_dir()).expanduser().resolve()
     if not binary.is_file():
         raise ConfigError(f"the 0.27.0 light prover is not at {binary}: the kit setup needs its `setup` command")
-    binary_sha = _sha256(binary)
+    binary_sha = file_sha256(binary)
     with _only_setup(folder):
         found = find_kit_setup(folder)
         if found is not None and found.manifest.get("binary", {}).get("sha256") == binary_sha:

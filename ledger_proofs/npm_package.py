@@ -23,7 +23,7 @@ from typing import Any
 from csi_conformance.groundwork.cache import user_cache
 from csi_conformance.groundwork.errors import ConfigError
 
-__all__ = ["MARKER", "PackageFiles", "ProverInstallError", "cache_folder", "file_problems"]
+__all__ = ["MARKER", "PackageFiles", "ProverInstallError", "cache_folder", "file_problems", "file_sha256"]
 
 MARKER = "installed.json"
 
@@ -37,7 +37,8 @@ def cache_folder(variable: str, kind: str, version: str) -> Path:
     return user_cache(kind, version, variable=variable)
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """A file's SHA-256 (hex), read a MiB at a time."""
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -56,7 +57,7 @@ def file_problems(folder: Path, expected: Mapping[str, Mapping[str, Any]], *, ha
             problems.append(f"{relative}: missing")
         elif path.stat().st_size != spec["size"]:
             problems.append(f"{relative}: {path.stat().st_size} bytes, expected {spec['size']}")
-        elif hashes and _sha256(path) != spec["sha256"]:
+        elif hashes and file_sha256(path) != spec["sha256"]:
             problems.append(f"{relative}: SHA-256 differs from {source}")
     return problems
 

@@ -23,24 +23,20 @@ from csi_conformance.ledger_chain.kinds_0_28 import kinds_for
 from csi_conformance.ledger_chain.patched_programs import install_patched
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.runtime import ChainError, Executed
-from csi_conformance.ledger_proofs.batch_setup import KitSetup, find_kit_setup, make_kit_setup, prover_binary
+from csi_conformance.ledger_proofs.batch_setup import KitSetup
 from solders.compute_budget import set_compute_unit_limit
 from solders.message import Message
 from solders.transaction import Transaction
+
+from tests.ledger_proofs.support import installed_v2_prover, made_kit_setup
 
 SEED, MAX_OPS = 8, 40
 
 
 @pytest.fixture(scope="session")
 def kit_setup() -> KitSetup:
-    """The kit setup, made once per machine (about two minutes) when the 0.27.0 prover is installed."""
-    found = find_kit_setup()
-    if found is not None:
-        return found
-    binary = prover_binary()
-    if binary is None:
-        pytest.skip("the kit setup is not made and the 0.27.0 prover is not installed (`csi prover install --v2`)")
-    return make_kit_setup(binary, say=print)
+    """The kit setup, made once per machine (about two minutes), the 0.27.0 prover installed first when missing."""
+    return made_kit_setup()
 
 
 @dataclass
@@ -60,13 +56,9 @@ def _simulate(chain: Chain, operation: Any) -> Executed:
 
 @pytest.fixture(scope="module")
 def forested(kit_setup: KitSetup) -> Forested:
-    binary = prover_binary()
     programs = make_batch_programs(install_patched(), kit_setup)
     chain = Chain(SEED, programs, ChainProver())
-    batch_prover = forester.BatchProver(binary, kit_setup) if binary else None  # type: ignore[arg-type]
-    if batch_prover is None:
-        pytest.skip("the 0.27.0 prover is not installed: batch proofs cannot be made")
-    chain.prover.batch = batch_prover
+    batch_prover = chain.prover.batch = forester.BatchProver(installed_v2_prover().binary, kit_setup)
     found = Forested(chain)
     users, kinds = Users(tuple(chain.keys.users)), Counter[str]()
     try:

@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from csi_conformance.ledger_proofs.batch_setup import KitSetup, find_kit_setup, make_kit_setup
 from csi_conformance.ledger_proofs.circuits import CIRCUITS, Circuit
 from csi_conformance.ledger_proofs.install import Installation, install
 from csi_conformance.ledger_proofs.install_v2 import V2Installation, install_v2
@@ -37,3 +38,9 @@ def installed_prover() -> Installation:
 def installed_v2_prover() -> V2Installation:
     """The prover of the v2 circuits (npm 0.27.0), installed with npm on first use (a failure, never a skip)."""
     return install_v2()
+
+
+def made_kit_setup() -> KitSetup:
+    """The kit setup of the batch circuits, made once per machine (about two minutes) with the 0.27.0 prover,
+    installed first when missing (a failure, never a skip)."""
+    return find_kit_setup() or make_kit_setup(installed_v2_prover().binary, say=print)

@@ -8,13 +8,9 @@ from pathlib import Path
 
 import pytest
 from csi_conformance.groundwork.errors import ConfigError
-from csi_conformance.ledger_proofs.batch_setup import (
-    BATCH_CIRCUITS,
-    MANIFEST,
-    find_kit_setup,
-    make_kit_setup,
-    prover_binary,
-)
+from csi_conformance.ledger_proofs.batch_setup import BATCH_CIRCUITS, MANIFEST, find_kit_setup, make_kit_setup
+
+from tests.ledger_proofs.support import installed_v2_prover, made_kit_setup
 
 
 def _fake_setup(folder: Path) -> None:
@@ -51,12 +47,9 @@ def test_a_missing_binary_is_said(tmp_path: Path) -> None:
 
 
 def test_the_made_setup_matches_its_manifest_and_binary() -> None:
-    setup = find_kit_setup()
-    binary = prover_binary()
-    if setup is None:
-        pytest.skip("the kit setup is not made on this machine (`csi chain generate` makes it once)")
+    setup = made_kit_setup()
     assert setup.problems(hashes=True) == []
-    if binary is not None:
-        assert setup.manifest["binary"]["sha256"] == hashlib.sha256(binary.read_bytes()).hexdigest()
+    binary = installed_v2_prover().binary
+    assert setup.manifest["binary"]["sha256"] == hashlib.sha256(binary.read_bytes()).hexdigest()
     for name in BATCH_CIRCUITS:
         assert setup.verifying_key(name).public_inputs == 1

@@ -20,6 +20,8 @@ from csi_conformance.ledger_proofs.install_v2 import (
 from csi_conformance.ledger_proofs.process import ProverProcess
 from csi_conformance.ledger_proofs.verify import verifying_key
 
+from tests.ledger_proofs.support import installed_v2_prover
+
 CSI = Path(sys.executable).parent / "csi"
 
 
@@ -70,7 +72,4 @@ def test_the_v2_prover_loads_every_shipped_key_and_the_v1_one_its_own(tmp_path: 
 
 
 def test_an_install_here_is_intact() -> None:
-    installation = find_v2_installation()
-    if installation is None:
-        pytest.skip("the 0.27.0 prover is not installed: run `csi prover install --v2`")
-    assert installation.check() == []
+    assert installed_v2_prover().check() == []  # installed when missing: a failure, never a skip
