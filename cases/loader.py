@@ -22,7 +22,7 @@ from csi_conformance.groundwork.jsonio import dumps, loads
 from csi_conformance.reference_server.scenarios import bundled_scenarios
 from csi_conformance.schema import Contract
 
-__all__ = ["HEADER_KEYS", "load_cases", "parse_case", "write_case"]
+__all__ = ["HEADER_KEYS", "load_cases", "parse_case", "scenario_cases", "write_case"]
 
 HEADER_KEYS = ("description", "clauses", "mode", "scenario", "ambiguity")
 """Header keys in the order `write_case` writes them."""
@@ -203,3 +203,9 @@ def load_cases(root: Path = CASES_DIR, *, method: str | None = None) -> list[Cas
     folders = [root / method] if method is not None else sorted(p for p in root.iterdir() if p.is_dir())
     paths = sorted(path for folder in folders if folder.is_dir() for path in folder.glob("*.io"))
     return [parse_case(path) for path in paths]
+
+
+def scenario_cases(scenario: str) -> list[Case]:
+    """The golden cases recorded over `scenario` (a bundled name; a scenario file has none), what a scenario
+    differential replays; `ConfigError` for a case file that cannot be read."""
+    return [case for case in load_cases() if case.scenario == scenario]

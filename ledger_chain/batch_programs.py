@@ -19,8 +19,9 @@ import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
+from csi_conformance.groundwork.files import staged_folder
 from csi_conformance.ledger_chain.programs_0_28 import TODAY_FILES, TodayPrograms
 from csi_conformance.ledger_chain.runtime import Runtime
 from csi_conformance.ledger_chain.vk_patch import replace_verifying_keys
@@ -47,6 +48,16 @@ def batch_programs_dir() -> Path:
 @dataclass(frozen=True)
 class KitBatchPrograms(TodayPrograms):
     """A program set whose account compression program verifies batch proofs under the kit setup."""
+
+    @classmethod
+    def find(cls, folder: Path) -> Self | None:
+        """Never by its folder alone: a set is made from a kit setup and a base (`find_batch_programs`)."""
+        raise TypeError("a kit batch program set is found with find_batch_programs(setup, base, folder)")
+
+    @classmethod
+    def install(cls, folder: Path, *, say: Callable[[str], None], download: str) -> Self:
+        """Never fetched: a set is made from a kit setup and a base (`make_batch_programs`)."""
+        raise TypeError("a kit batch program set is made with make_batch_programs(base, setup)")
 
     @property
     def marker(self) -> dict[str, Any]:
@@ -126,10 +137,8 @@ def make_batch_programs(base: TodayPrograms, setup: KitSetup, folder: Path | Non
     problems = base.check()
     if problems:
         raise ProverInstallError(f"the programs in {base.folder} are not intact: {'; '.join(problems[:5])}")
-    staging = folder.parent / f".{folder.name}.staging"
-    shutil.rmtree(staging, ignore_errors=True)
-    try:
-        shutil.copytree(base.folder, staging)
+    with staged_folder(folder) as staging:
+        shutil.copytree(base.folder, staging, dirs_exist_ok=True)
         target = staging / "programs" / PATCHED
         try:
             target.write_bytes(patched_account_compression(target.read_bytes(), setup))
@@ -141,11 +150,6 @@ def make_batch_programs(base: TodayPrograms, setup: KitSetup, folder: Path | Non
                   "v1_proofs": bool(getattr(base, "v1_proofs", False)),
                   "setup": _setup_keys(setup), "patched": PATCHED, "files": files}
         (staging / MARKER).write_text(json.dumps(marker, indent=1) + "\n", encoding="utf-8")
-        if folder.exists():
-            shutil.rmtree(folder)
-        staging.rename(folder)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     return KitBatchPrograms(folder)
 
 

@@ -15,10 +15,11 @@ from csi_conformance.ledger_chain.batched_model import TodayModel
 from csi_conformance.ledger_chain.model import LiveAccount, Model
 from csi_conformance.ledger_chain.operations import address_of
 from csi_conformance.ledger_chain.programs import STATE_TREE
+from csi_conformance.ledger_chain.token_ops import TokenTransfer
 from hypothesis import strategies as st
 from solders.pubkey import Pubkey
 
-__all__ = ["Draw", "Users", "free_seed", "group", "other_user", "pick", "tree_with_room"]
+__all__ = ["Draw", "Users", "compress_spl", "free_seed", "group", "has_spl", "other_user", "pick", "tree_with_room"]
 
 Draw = Callable[[st.SearchStrategy], object]
 
@@ -64,3 +65,19 @@ def tree_with_room(draw: Draw, model: Model, outputs: int = 1) -> Pubkey:
     assert isinstance(model, TodayModel)
     trees = [STATE_TREE, *(t for t in sorted(model.batched, key=bytes) if model.has_room(t, outputs))]
     return draw(st.sampled_from(trees))
+
+
+def has_spl(model: Model, users: Users) -> bool:
+    """Whether someone holds SPL tokens to compress."""
+    return any(v > 0 for v in model.spl.values())
+
+
+def compress_spl(draw: Draw, model: Model, users: Users, into: Callable[[Draw, Model], Pubkey]) -> TokenTransfer:
+    """Some of one holder's SPL tokens compressed, to the holder or another user, into what `into` draws (a v1
+    tree, or a batched tree's output queue)."""
+    owner, mint = draw(st.sampled_from(sorted((k for k, v in model.spl.items() if v > 0),
+                                              key=lambda k: (bytes(k[0]), bytes(k[1])))))
+    user = users.index(owner) or 0
+    amount = draw(st.integers(1, model.spl[(owner, mint)]))
+    recipient = draw(st.sampled_from([user, other_user(draw, users, user)]))
+    return TokenTransfer("compress-spl", mint, user, (), ((recipient, amount, into(draw, model)),), compress=amount)

@@ -12,7 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from csi_conformance.ledger_chain.draw_parts import Draw, Users, free_seed, group, other_user, pick
+from csi_conformance.ledger_chain.draw_parts import (
+    Draw,
+    Users,
+    compress_spl,
+    free_seed,
+    group,
+    has_spl,
+    other_user,
+    pick,
+)
 from csi_conformance.ledger_chain.model import LiveAccount, Model
 from csi_conformance.ledger_chain.operations import (
     CreateTree,
@@ -279,15 +288,6 @@ def _burn(draw: Draw, model: Model, users: Users) -> Operation:
     return Burn(mint, user, tuple(a.hash for a in inputs), draw(st.integers(1, _amounts(inputs))), _tree(draw, model))
 
 
-def _compress_spl(draw: Draw, model: Model, users: Users) -> Operation:
-    owner, mint = draw(st.sampled_from(sorted((k for k, v in model.spl.items() if v > 0),
-                                              key=lambda k: (bytes(k[0]), bytes(k[1])))))
-    user = users.index(owner) or 0
-    amount = draw(st.integers(1, model.spl[(owner, mint)]))
-    recipient = draw(st.sampled_from([user, other_user(draw, users, user)]))
-    return TokenTransfer("compress-spl", mint, user, (), ((recipient, amount, _tree(draw, model)),), compress=amount)
-
-
 def _decompress_spl(draw: Draw, model: Model, users: Users) -> Operation:
     user, mint, inputs = group(draw, _tokens(model, users), (1, 2))
     total = _amounts(inputs)
@@ -321,7 +321,7 @@ KINDS: dict[str, Kind] = {
     "thaw": Kind(3, lambda m, u: bool(_tokens(m, u, state="frozen", freezable=True)),
                  lambda d, m, u: _freeze(d, m, u, thaw=True)),
     "burn": Kind(2, lambda m, u: bool(_tokens(m, u)), _burn),
-    "compress-spl": Kind(3, lambda m, u: any(v > 0 for v in m.spl.values()), _compress_spl),
+    "compress-spl": Kind(3, has_spl, lambda d, m, u: compress_spl(d, m, u, _tree)),
     "decompress-spl": Kind(2, lambda m, u: bool(_tokens(m, u)), _decompress_spl),
 }
 """Every kind the chain draws, by name (the name is the operation's `kind`)."""

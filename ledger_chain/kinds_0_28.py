@@ -25,13 +25,23 @@ from csi_conformance.ledger_chain.batched_ops import (
 )
 from csi_conformance.ledger_chain.batched_proof_ops import V2Spend
 from csi_conformance.ledger_chain.batched_token_kinds import BATCHED_TOKEN_KINDS
-from csi_conformance.ledger_chain.draw_parts import Draw, Users, free_seed, group, other_user, pick, tree_with_room
+from csi_conformance.ledger_chain.draw_parts import (
+    Draw,
+    Users,
+    compress_spl,
+    free_seed,
+    group,
+    has_spl,
+    other_user,
+    pick,
+    tree_with_room,
+)
 from csi_conformance.ledger_chain.kinds import Kind
 from csi_conformance.ledger_chain.model import LiveAccount, Model
 from csi_conformance.ledger_chain.operations import Operation, SolInvoke, address_of
 from csi_conformance.ledger_chain.programs import STATE_TREE
 from csi_conformance.ledger_chain.system import Output
-from csi_conformance.ledger_chain.token_ops import CreateMint, MintTo, SplMint, TokenTransfer
+from csi_conformance.ledger_chain.token_ops import CreateMint, MintTo, SplMint
 from csi_conformance.ledger_proofs.circuits_v2 import PROVABLE
 from hypothesis import strategies as st
 from solders.pubkey import Pubkey
@@ -190,14 +200,9 @@ def _spl_mint(draw: Draw, model: Model, users: Users) -> Operation:
     return SplMint(_mint(draw, model), draw(st.integers(0, len(users.keys) - 1)), draw(st.integers(1, 10**9)))
 
 
-def _compress_spl(draw: Draw, model: Model, users: Users) -> Operation:
-    owner, mint = draw(st.sampled_from(sorted((k for k, v in model.spl.items() if v > 0),
-                                              key=lambda k: (bytes(k[0]), bytes(k[1])))))
-    user = users.index(owner) or 0
-    amount = draw(st.integers(1, model.spl[(owner, mint)]))
-    recipient = draw(st.sampled_from([user, other_user(draw, users, user)]))
-    return TokenTransfer("compress-spl", mint, user, (), ((recipient, amount, queue_of(tree_with_room(draw, model))),),
-                         compress=amount)
+def _output_queue(draw: Draw, model: Model) -> Pubkey:
+    """Where an output goes: the v1 tree, or the output queue of a batched tree with room."""
+    return queue_of(tree_with_room(draw, model))
 
 
 def _token_transfer(draw: Draw, model: Model, users: Users, *, decompress: bool = False) -> Operation:
@@ -265,7 +270,7 @@ TODAY_KINDS: dict[str, Kind] = {
                                        lambda d, m, u: _v1_new_address(d, m, u, with_inputs=True)),
     "spl-mint": Kind(2, lambda m, u: bool(m.mints), _spl_mint),
     "mint-to": Kind(5, lambda m, u: bool(m.mints), _mint_to),
-    "compress-spl": Kind(3, lambda m, u: any(v > 0 for v in m.spl.values()), _compress_spl),
+    "compress-spl": Kind(3, has_spl, lambda d, m, u: compress_spl(d, m, u, _output_queue)),
     "token-transfer-by-index": Kind(10, lambda m, u: _has_queued(m, u, token=True), _token_transfer),
     "decompress-spl-by-index": Kind(2, lambda m, u: _has_queued(m, u, token=True),
                                     lambda d, m, u: _token_transfer(d, m, u, decompress=True)),

@@ -7,7 +7,7 @@ constants of `light_system_program_pinocchio.so` are replaced by the June 2025 o
 as published (trusted-setups.md). Nothing of Light's is shipped: the copy is made at install
 time from the checked 0.28.3 files, and `programs-0.28.3-june-2025-keys.json` records what must come
 out (the patched file's size and SHA-256, the keys replaced, the sources and commits). Every file is
-checked byte for byte, then the staging folder is renamed into place, as for the other installs. The
+checked byte for byte in a staged folder (`groundwork.files.staged_folder`), as for the other installs. The
 folder is `$CSI_PATCHED_PROGRAMS_DIR`, else `${XDG_CACHE_HOME:-~/.cache}/csi-conformance/programs/
 0.28.3-june-2025-keys`.
 """
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
+from csi_conformance.groundwork.files import staged_folder
 from csi_conformance.ledger_chain.programs_0_28 import TodayPrograms, install_today, today_package
 from csi_conformance.ledger_chain.vk_patch import replace_verifying_keys
 from csi_conformance.ledger_proofs.npm_package import MARKER, PackageFiles, ProverInstallError, cache_folder
@@ -68,25 +68,31 @@ class PatchedPrograms(TodayPrograms):
 
     v1_proofs: ClassVar[bool] = True
 
+    @classmethod
+    def package(cls) -> PackageFiles:
+        return _files()
+
     @property
     def label(self) -> str:
         return str(patched_manifest()["label"])
 
-    def check(self) -> list[str]:
-        return _files().problems(self.folder, hashes=True)
+    @classmethod
+    def find(cls, folder: Path) -> Self | None:
+        """The set in `folder` when every file has its size and it was made for this manifest."""
+        found = super().find(folder)
+        if found is None:
+            return None
+        try:  # made from another manifest (other keys replaced): the same sizes, other bytes
+            made = json.loads((folder / MARKER).read_text(encoding="utf-8")).get("sha256")
+        except (OSError, ValueError, AttributeError):
+            return None
+        return found if made == patched_manifest()["patched"]["sha256"] else None
 
 
 def find_patched(folder: Path | None = None) -> PatchedPrograms | None:
     """The install in `folder` (default `patched_dir()`), or None when a file is missing or of another size, or it
     was made for another manifest."""
-    folder = folder or patched_dir()
-    if not _files().installed(folder):
-        return None
-    try:  # made from another manifest (other keys replaced): the same sizes, other bytes
-        made = json.loads((folder / MARKER).read_text(encoding="utf-8")).get("sha256")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return PatchedPrograms(folder) if made == patched_manifest()["patched"]["sha256"] else None
+    return PatchedPrograms.find(folder or patched_dir())
 
 
 def install_patched(folder: Path | None = None, *, base: TodayPrograms | None = None,
@@ -103,9 +109,7 @@ def install_patched(folder: Path | None = None, *, base: TodayPrograms | None = 
     if problems:
         raise ProverInstallError(f"the 0.28.3 programs in {base.folder} are not the published ones: "
                                  f"{'; '.join(problems[:5])}; delete the folder and run the command again")
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".csi-patch-", dir=folder.parent) as scratch:
-        staging = Path(scratch) / "staging"
+    with staged_folder(folder) as staging:  # replaces an incomplete or altered install
         _copy_patched(base, staging)
         problems = _files().problems(staging, hashes=True)
         if problems:
@@ -113,9 +117,6 @@ def install_patched(folder: Path | None = None, *, base: TodayPrograms | None = 
         marker = {"label": patched_manifest()["label"], "sha256": patched_manifest()["patched"]["sha256"],
                   "base": str(base.folder)}
         (staging / MARKER).write_text(json.dumps(marker) + "\n", encoding="utf-8")
-        if folder.exists():
-            shutil.rmtree(folder)  # an incomplete or altered install
-        staging.rename(folder)
     say(f"{patched_manifest()['label']}: made in {folder}")
     return PatchedPrograms(folder)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from csi_conformance.ledger_chain.programs import ACCOUNT_COMPRESSION, COMPRESSED_TOKEN, LIGHT_SYSTEM, NOOP, REGISTRY
-from csi_conformance.ledger_proofs.npm_package import PackageFiles, cache_folder
+from csi_conformance.ledger_proofs.npm_package import InstalledPackage, PackageFiles, cache_folder
 from solders.pubkey import Pubkey
 
 __all__ = ["BATCHED_TREES", "TODAY_FILES", "TodayPrograms", "find_today", "install_today", "today_manifest",
@@ -60,30 +60,17 @@ def programs_dir() -> Path:
 
 
 @dataclass(frozen=True)
-class TodayPrograms:
-    """An install of today's programs: what `Runtime` loads."""
+class TodayPrograms(InstalledPackage):
+    """An install of today's programs: what `Runtime` loads (its `programs_dir` and `accounts_dir`)."""
 
-    folder: Path
     program_files = TODAY_FILES
     v1_proofs: ClassVar[bool] = False
     """Whether its light system program verifies the v1 proofs of the installed prover: not with the
     October 2025 keys 0.28.3 ships (Custom 6043); yes with the June 2025 ones (`patched_programs.py`)."""
 
-    @property
-    def programs_dir(self) -> Path:
-        return self.folder / "programs"
-
-    @property
-    def accounts_dir(self) -> Path:
-        return self.folder / "accounts"
-
-    @property
-    def label(self) -> str:
-        return f"{today_manifest()['package']}@{today_manifest()['version']}"
-
-    def check(self) -> list[str]:
-        """Problems found by reading every file's SHA-256; empty when intact."""
-        return today_package().problems(self.folder, hashes=True)
+    @classmethod
+    def package(cls) -> PackageFiles:
+        return today_package()
 
 
 def today_package() -> PackageFiles:
@@ -97,19 +84,11 @@ def today_package() -> PackageFiles:
 
 def find_today(folder: Path | None = None) -> TodayPrograms | None:
     """The install in `folder` (default `programs_dir()`), or None when a file is missing or of another size."""
-    folder = folder or programs_dir()
-    return TodayPrograms(folder) if today_package().installed(folder) else None
+    return TodayPrograms.find(folder or programs_dir())
 
 
 def install_today(folder: Path | None = None, *, log: Any = None) -> TodayPrograms:
     """Install today's programs into `folder` unless an intact install is there; ProverInstallError saying
     what to do when npm is missing, the download fails or a file is not the published one."""
-    say = log or (lambda line: None)
     folder = (folder or programs_dir()).expanduser().resolve()
-    found = find_today(folder)
-    if found is not None:
-        return found
-    package = today_package()
-    package.install(folder, say=say, download="about 7 MB", marker={})
-    say(f"{package.spec} installed in {folder}")
-    return TodayPrograms(folder)
+    return TodayPrograms.install(folder, say=log or (lambda line: None), download="about 7 MB")

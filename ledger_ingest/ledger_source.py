@@ -14,6 +14,7 @@ A source never prints its endpoint's key: `str()` and `describe()` redact it.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,6 +94,21 @@ class LedgerSource:
             return f"{redact_url(self.url or '')}{_SLOTS}{self.slots}"
         prefix = "chain:" if self.kind == "chain" else "file:"
         return prefix + ",".join(str(path) for path in self.paths)
+
+    def identity(self) -> str:
+        """What ledger this is, whatever folder or endpoint it was read from, so that runs over the same ledger
+        line up: `chain sha256:HEX` or `files sha256:HEX` over every file's path and bytes, `rpc slots A..B` (the
+        node is left out: two vendors judged over the same devnet slots line up)."""
+        if self.kind == "rpc":
+            return f"rpc slots {self.slots}"
+        digest = hashlib.sha256()
+        for root in self.paths:
+            files = sorted(path for path in root.rglob("*") if path.is_file()) if root.is_dir() else [root]
+            for path in files:
+                name = path.relative_to(root).as_posix() if root.is_dir() else path.name
+                digest.update(f"{name}\0{path.stat().st_size}\0".encode())
+                digest.update(path.read_bytes())
+        return f"{self.kind} sha256:{digest.hexdigest()}"
 
     def describe(self) -> str:
         """The source in words, for a start-up line or a report."""

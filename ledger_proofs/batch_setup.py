@@ -7,9 +7,10 @@ since): the kit runs it for the height and zkp batch size of today's batched tre
 the keys in a cache folder. Everything made here is labelled "kit setup": a proof under it shows that
 someone holding the kit's keys had a witness of Light's relation, not that Light's keys would accept it.
 
-The folder is written in a staging folder and renamed into place; a lock file keeps two setups from
-running at once; `setup.json` beside the keys records the binary's SHA-256, each command, and each
-key's and verifying key's size and SHA-256, and is checked whenever the keys are used.
+The folder is written in a staging folder and put into place whole (`groundwork.files.staged_folder`);
+a lock file keeps two setups from running at once; `setup.json` beside the keys records the binary's
+SHA-256, each command, and each key's and verifying key's size and SHA-256, and is checked whenever
+the keys are used.
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
-import os
-import shutil
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.groundwork.files import staged_folder
 from csi_conformance.ledger_proofs.install_v2 import find_v2_installation
 from csi_conformance.ledger_proofs.npm_package import cache_folder, file_problems, file_sha256
 from csi_conformance.ledger_proofs.process import ProverProcess
@@ -166,20 +166,12 @@ def make_kit_setup(binary: Path, folder: Path | None = None, *,
         found = find_kit_setup(folder)
         if found is not None and found.manifest.get("binary", {}).get("sha256") == binary_sha:
             return found
-        staging = folder.parent / f".{folder.name}.staging-{os.getpid()}"
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(parents=True)
-        try:
+        with staged_folder(folder) as staging:
             commands = {c.light_name: _run_setup(binary, c, staging, say) for c in BATCH_CIRCUITS.values()}
             files = {path.name: _described(path) for path in sorted(staging.iterdir())}
             manifest = {"label": LABEL, "prover": f"@lightprotocol/zk-compression-cli@{PROVER_VERSION}",
                         "binary": {"name": binary.name, "sha256": binary_sha}, "commands": commands, "files": files}
             (staging / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-            if folder.exists():
-                shutil.rmtree(folder)
-            staging.rename(folder)
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
     return KitSetup(folder, manifest)
 
 

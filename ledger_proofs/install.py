@@ -14,8 +14,6 @@ were kept lacks them, is found incomplete, and is installed again.
 from __future__ import annotations
 
 import json
-import platform
-import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -23,7 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from csi_conformance.ledger_proofs.circuits import CIRCUITS
-from csi_conformance.ledger_proofs.npm_package import MARKER, PackageFiles, ProverInstallError, cache_folder
+from csi_conformance.ledger_proofs.npm_package import (
+    MARKER,
+    InstalledPackage,
+    PackageFiles,
+    ProverInstallError,
+    cache_folder,
+    platform_binary,
+)
 
 __all__ = ["Installation", "ProverInstallError", "binary_name", "find_installation", "install", "manifest",
            "prover_dir"]
@@ -42,13 +47,7 @@ def prover_dir() -> Path:
 
 def binary_name() -> str:
     """The package's prover binary for this machine (`prover-linux-x64`, …); ProverInstallError for others."""
-    system = {"linux": "linux", "darwin": "darwin", "win32": "windows"}.get(sys.platform)
-    machine = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower())
-    name = f"prover-{system}-{machine}" + (".exe" if system == "windows" else "")
-    if system is None or machine is None or name not in manifest()["binaries"]:
-        raise ProverInstallError(f"the light prover {manifest()['version']} has no binary for "
-                                 f"{sys.platform}/{platform.machine()}")
-    return name
+    return platform_binary(manifest()["binaries"], manifest()["version"])
 
 
 _CHAIN_PARTS = {"programs": "package/bin", "accounts": "package/accounts"}
@@ -66,40 +65,16 @@ def _package() -> PackageFiles:
     for kind, where in _CHAIN_PARTS.items():
         files.update({f"{kind}/{name}": (f"{where}/{name}", spec) for name, spec in manifest()[kind].items()})
     return PackageFiles(manifest()["package"], manifest()["version"], manifest()["integrity"], "prover-files.json",
-                        files, "the light prover", "`csi prover install`")
+                        files, "the light prover", "`csi prover install`", binary)
 
 
 @dataclass(frozen=True)
-class Installation:
+class Installation(InstalledPackage):
     """An install: its folder, the prover binary, the keys folder, and Light's programs and account dumps."""
 
-    folder: Path
-
-    @property
-    def binary(self) -> Path:
-        return self.folder / binary_name()
-
-    @property
-    def keys_dir(self) -> Path:
-        return self.folder / "proving-keys"
-
-    @property
-    def programs_dir(self) -> Path:
-        """Light's on-chain programs (`light_system_program.so`, …), as published."""
-        return self.folder / "programs"
-
-    @property
-    def accounts_dir(self) -> Path:
-        """The account dumps of the initial trees (Solana `getAccountInfo` JSON), as published."""
-        return self.folder / "accounts"
-
-    @property
-    def size(self) -> int:
-        return sum(spec["size"] for _, spec in _package().files.values())
-
-    def check(self) -> list[str]:
-        """Problems found by reading every file's SHA-256 (about a second); empty when intact."""
-        return _package().problems(self.folder, hashes=True)
+    @classmethod
+    def package(cls) -> PackageFiles:
+        return _package()
 
 
 def _missing_summary(folder: Path) -> str:
@@ -116,13 +91,7 @@ def _missing_summary(folder: Path) -> str:
 def find_installation(folder: Path | None = None) -> Installation | None:
     """The install in `folder` (default `prover_dir()`), or None when any kept file is missing (an install
     made before the programs were kept, say); checks presence and sizes only."""
-    folder = folder or prover_dir()
-    try:
-        if not _package().installed(folder):
-            return None
-    except ProverInstallError:
-        return None
-    return Installation(folder)
+    return Installation.find(folder or prover_dir())
 
 
 def install(folder: Path | None = None, *, log: Any = None) -> Installation:
@@ -133,15 +102,8 @@ def install(folder: Path | None = None, *, log: Any = None) -> Installation:
     """
     say = log or (lambda line: None)
     folder = (folder or prover_dir()).expanduser().resolve()
-    found = find_installation(folder)
-    if found is not None:
-        say(f"already installed in {folder}")
-        return found
-    if (folder / MARKER).is_file():
+    if (folder / MARKER).is_file() and find_installation(folder) is None:
         say(f"the install in {folder} is incomplete ({_missing_summary(folder)}): installing again")
     kept = (f"about 150 MB; {binary_name()}, {2 * len(CIRCUITS)} key files, {len(manifest()['programs'])} programs "
             f"and {len(manifest()['accounts'])} account dumps kept")
-    _package().install(folder, say=say, download=kept, marker={"binary": binary_name()},
-                       finish=lambda staging: (staging / binary_name()).chmod(0o755))
-    say(f"installed in {folder}")
-    return Installation(folder)
+    return Installation.install(folder, say=say, download=kept)

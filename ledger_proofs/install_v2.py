@@ -14,8 +14,6 @@ Installed the one way (`ledger_proofs.npm_package`): the tarball (151.5 MB) chec
 from __future__ import annotations
 
 import json
-import platform
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -23,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from csi_conformance.ledger_proofs.npm_package import PackageFiles, ProverInstallError, cache_folder
+from csi_conformance.ledger_proofs.npm_package import InstalledPackage, PackageFiles, cache_folder, platform_binary
 
 __all__ = ["V2Installation", "find_v2_installation", "install_v2", "v2_manifest", "v2_prover_dir"]
 
@@ -41,79 +39,40 @@ def v2_prover_dir() -> Path:
     return cache_folder("CSI_PROVER_V2_DIR", "prover", v2_manifest()["version"])
 
 
-def _binary_name() -> str:
-    system = {"linux": "linux", "darwin": "darwin", "win32": "windows"}.get(sys.platform)
-    machine = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower())
-    name = f"prover-{system}-{machine}" + (".exe" if system == "windows" else "")
-    if system is None or machine is None or name not in v2_manifest()["binaries"]:
-        raise ProverInstallError(f"the light prover {v2_manifest()['version']} has no binary for "
-                                 f"{sys.platform}/{platform.machine()}")
-    return name
-
-
 def _package() -> PackageFiles:
-    manifest, binary = v2_manifest(), _binary_name()
+    manifest = v2_manifest()
+    binary = platform_binary(manifest["binaries"], manifest["version"])
     files: dict[str, tuple[str, Any]] = {binary: (f"package/bin/{binary}", manifest["binaries"][binary])}
     files.update({f"proving-keys/{name}": (f"package/bin/proving-keys/{name}", spec)
                   for name, spec in manifest["keys"].items()})
     return PackageFiles(manifest["package"], manifest["version"], manifest["integrity"], MANIFEST, files,
-                        "the light prover of the v2 circuits", "`csi prover install --v2`")
+                        "the light prover of the v2 circuits", "`csi prover install --v2`", binary)
 
 
 @dataclass(frozen=True)
-class V2Installation:
+class V2Installation(InstalledPackage):
     """An install of the 0.27.0 prover: its folder, binary and keys folder (`ProverProcess` runs it)."""
 
-    folder: Path
-
-    @property
-    def binary(self) -> Path:
-        return self.folder / _binary_name()
-
-    @property
-    def keys_dir(self) -> Path:
-        return self.folder / "proving-keys"
+    @classmethod
+    def package(cls) -> PackageFiles:
+        return _package()
 
     @property
     def start_arguments(self) -> list[str]:
         """What `start` is given besides the addresses: every shipped key, and nothing it lacks."""
         return ["--run-mode", "local-rpc", "--keys-dir", str(self.keys_dir) + "/"]
 
-    @property
-    def version(self) -> str:
-        return str(v2_manifest()["version"])
-
-    @property
-    def size(self) -> int:
-        return sum(spec["size"] for _, spec in _package().files.values())
-
-    def check(self) -> list[str]:
-        """Problems found by reading every file's SHA-256; empty when intact."""
-        return _package().problems(self.folder, hashes=True)
-
 
 def find_v2_installation(folder: Path | None = None) -> V2Installation | None:
     """The install in `folder` (default `v2_prover_dir()`), or None when a kept file is missing or of another size."""
-    folder = folder or v2_prover_dir()
-    try:
-        return V2Installation(folder) if _package().installed(folder) else None
-    except ProverInstallError:
-        return None
+    return V2Installation.find(folder or v2_prover_dir())
 
 
 def install_v2(folder: Path | None = None, *, log: Callable[[str], None] | None = None) -> V2Installation:
     """Install the 0.27.0 prover into `folder` unless an intact install is there; ProverInstallError when npm is
     missing, the download fails or a file is not the published one."""
-    say = log or (lambda line: None)
     folder = (folder or v2_prover_dir()).expanduser().resolve()
-    found = find_v2_installation(folder)
-    if found is not None:
-        say(f"already installed in {folder}")
-        return found
-    manifest = v2_manifest()
-    kept = (f"{manifest['tarball_size'] / 1e6:.1f} MB; {_binary_name()} and {len(manifest['keys'])} key files "
-            f"kept, {V2Installation(folder).size / 1e6:.0f} MB")
-    _package().install(folder, say=say, download=kept, marker={"binary": _binary_name()},
-                       finish=lambda staging: (staging / _binary_name()).chmod(0o755))
-    say(f"installed in {folder}")
-    return V2Installation(folder)
+    manifest, kept = v2_manifest(), V2Installation(folder)
+    download = (f"{manifest['tarball_size'] / 1e6:.1f} MB; {kept.binary.name} and {len(manifest['keys'])} key files "
+                f"kept, {kept.size / 1e6:.0f} MB")
+    return V2Installation.install(folder, say=log or (lambda line: None), download=download)

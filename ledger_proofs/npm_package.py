@@ -1,29 +1,36 @@
 """Files of an npm package, fetched with `npm pack` and kept only when they are the published ones.
 
-The light prover (with v1 programs) and today's programs come from the same npm package at two versions;
-each is described by a manifest (the package, its tarball's integrity, each kept file's size and SHA-256)
-and installed the same way: `npm pack` into a scratch folder beside the install, the tarball's integrity
-checked, only the kept files extracted by exact member name, every file's SHA-256 checked, then the staging
-folder renamed into place with a marker file. An install is found again by its marker and the files' sizes.
+The light prover (with v1 programs), the prover of the v2 circuits and today's programs come from
+the same npm package at three versions; each is described by a manifest (the package, its tarball's
+integrity, each kept file's size and SHA-256) and installed the same way: `npm pack` into a scratch
+folder beside the install, the tarball's integrity checked, only the kept files extracted by exact
+member name into a staged folder (`groundwork.files.staged_folder`), every file's SHA-256 checked,
+then the folder put into place with a marker file. An install is found again by its marker and the
+files' sizes, and read through one layout (`InstalledPackage`): where the binary, the keys, the
+programs and the account dumps lie, how large it is, whether it is intact.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import platform
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from csi_conformance.groundwork.cache import user_cache
 from csi_conformance.groundwork.errors import ConfigError
+from csi_conformance.groundwork.files import staged_folder
 
-__all__ = ["MARKER", "PackageFiles", "ProverInstallError", "cache_folder", "file_problems", "file_sha256"]
+__all__ = ["MARKER", "InstalledPackage", "PackageFiles", "ProverInstallError", "cache_folder", "file_problems",
+           "file_sha256", "platform_binary"]
 
 MARKER = "installed.json"
 
@@ -35,6 +42,17 @@ class ProverInstallError(ConfigError):
 def cache_folder(variable: str, kind: str, version: str) -> Path:
     """Where a package's files live: `$variable` when set, else the user's cache folder, per kind and version."""
     return user_cache(kind, version, variable=variable)
+
+
+def platform_binary(binaries: Mapping[str, Any], version: str) -> str:
+    """Which of a package's prover `binaries` runs on this machine (`prover-linux-x64`, …); ProverInstallError
+    naming the `version` on a machine it has none for."""
+    system = {"linux": "linux", "darwin": "darwin", "win32": "windows"}.get(sys.platform)
+    machine = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower())
+    name = f"prover-{system}-{machine}" + (".exe" if system == "windows" else "")
+    if system is None or machine is None or name not in binaries:
+        raise ProverInstallError(f"the light prover {version} has no binary for {sys.platform}/{platform.machine()}")
+    return name
 
 
 def file_sha256(path: Path) -> str:
@@ -75,6 +93,8 @@ class PackageFiles:
     what: str
     again: str = "the command"
     """What to run again once npm is there."""
+    binary: str | None = None
+    """The kept file that runs (made executable, named in the marker), when the package brings one."""
 
     @property
     def spec(self) -> str:
@@ -89,32 +109,30 @@ class PackageFiles:
         """Whether `folder` holds an install: its marker, and every kept file at its size."""
         return (folder / MARKER).is_file() and not self.problems(folder, hashes=False)
 
-    def install(self, folder: Path, *, say: Callable[[str], None], download: str, marker: Mapping[str, Any],
-                finish: Callable[[Path], None] = lambda staging: None) -> None:
-        """Fetch, check and put the kept files into `folder` (replacing whatever is there); `finish(staging)` runs
-        on the checked files before they move into place. ProverInstallError when npm is missing, the download
-        fails or a file is not the published one."""
+    def install(self, folder: Path, *, say: Callable[[str], None], download: str) -> None:
+        """Fetch, check and put the kept files into `folder` (replacing whatever is there); `download` says how
+        much comes and what is kept. ProverInstallError when npm is missing, the download fails or a file is not
+        the published one."""
         npm = shutil.which("npm")
         if npm is None:
             raise ProverInstallError(f"npm is not installed, and {self.what} come from the npm package {self.spec}. "
                                      f"Install Node.js with npm (https://nodejs.org), then run {self.again} again.")
         folder.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(prefix=".csi-npm-", dir=folder.parent) as scratch:
-            scratch_path = Path(scratch)
+        with tempfile.TemporaryDirectory(prefix=".csi-npm-", dir=folder.parent) as scratch, \
+                staged_folder(folder) as staging:
             say(f"fetching {self.spec} with npm ({download})")
-            tarball = self._pack(npm, scratch_path)
-            staging = scratch_path / "staging"
+            tarball = self._pack(npm, Path(scratch))
             self._extract(tarball, staging)
             tarball.unlink()
             problems = self.problems(staging, hashes=True)
             if problems:
                 raise ProverInstallError(f"{self.spec}: files differ from {self.manifest_name}: "
                                          f"{'; '.join(problems[:5])}")
-            finish(staging)
-            (staging / MARKER).write_text(json.dumps({"package": self.spec, **marker}) + "\n", encoding="utf-8")
-            if folder.exists():
-                shutil.rmtree(folder)  # an incomplete or altered install
-            staging.rename(folder)
+            marker = {"package": self.spec}
+            if self.binary is not None:
+                (staging / self.binary).chmod(0o755)
+                marker["binary"] = self.binary
+            (staging / MARKER).write_text(json.dumps(marker) + "\n", encoding="utf-8")
 
     def _pack(self, npm: str, into: Path) -> Path:
         """The package tarball, fetched with `npm pack` and checked against the manifest's integrity."""
@@ -152,3 +170,78 @@ class PackageFiles:
                     shutil.copyfileobj(source, out, 1 << 20)
         if wanted:
             raise ProverInstallError(f"{tarball.name} lacks {', '.join(sorted(wanted))}")
+
+
+@dataclass(frozen=True)
+class InstalledPackage:
+    """A folder holding files kept from an npm package: where its parts lie, how large it is, whether it is
+    intact. Each install names what it keeps (`package`); the parts it does not keep are simply absent."""
+
+    folder: Path
+
+    @classmethod
+    def package(cls) -> PackageFiles:
+        """What this install keeps of its package, with each file's size and SHA-256."""
+        raise NotImplementedError
+
+    @property
+    def binary(self) -> Path:
+        """The package's prover binary for this machine (ProverInstallError when the package brings none)."""
+        name = self.package().binary
+        if name is None:
+            raise ProverInstallError(f"{self.label} brings no prover binary")
+        return self.folder / name
+
+    @property
+    def keys_dir(self) -> Path:
+        """The proving keys (`*.key`, `*.vkey`), as published."""
+        return self.folder / "proving-keys"
+
+    @property
+    def programs_dir(self) -> Path:
+        """Light's on-chain programs (`light_system_program.so`, …), as published."""
+        return self.folder / "programs"
+
+    @property
+    def accounts_dir(self) -> Path:
+        """The account dumps of the initial trees (Solana `getAccountInfo` JSON), as published."""
+        return self.folder / "accounts"
+
+    @property
+    def label(self) -> str:
+        """What is installed, as a chain's genesis names it: the package and its version."""
+        return self.package().spec
+
+    @property
+    def version(self) -> str:
+        return self.package().version
+
+    @property
+    def size(self) -> int:
+        """The kept files' bytes, as the manifest records them."""
+        return sum(spec["size"] for _, spec in self.package().files.values())
+
+    def check(self) -> list[str]:
+        """Problems found by reading every kept file's SHA-256 (about a second); empty when intact."""
+        return self.package().problems(self.folder, hashes=True)
+
+    @classmethod
+    def find(cls, folder: Path) -> Self | None:
+        """The install in `folder`, or None when its marker or a kept file is missing or of another size (or the
+        package has nothing for this machine); checks presence and sizes only."""
+        try:
+            return cls(folder) if cls.package().installed(folder) else None
+        except ProverInstallError:
+            return None
+
+    @classmethod
+    def install(cls, folder: Path, *, say: Callable[[str], None], download: str) -> Self:
+        """The install in `folder` when one is there, else one fetched from npm (`PackageFiles.install`)."""
+        found = cls.find(folder)
+        if found is not None:
+            say(f"already installed in {folder}")
+            return found
+        package = cls.package()
+        package.install(folder, say=say, download=download)
+        say(f"{package.spec} installed in {folder}")
+        return cls(folder)

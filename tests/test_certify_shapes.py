@@ -21,6 +21,7 @@ import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
@@ -107,7 +108,7 @@ def test_a_correct_reference_is_certified_whatever_its_ledger(shape: str) -> Non
     for document in documents:
         validate_document(document, f"<{shape}>")
         with bundled_reference(document, ServerOptions()) as url, Target(url) as target:
-            result = run(target, RunConfig(profile=PROFILES["spec"], skip=[PROOF_CHECK]))
+            result = run(target, RunFacts(profile=PROFILES["spec"]), RunConfig(skip=[PROOF_CHECK]))
         problems = _problems(result)
         assert (result.exit_code(), problems) == (0, []), "\n".join(problems)
 
@@ -118,7 +119,7 @@ def test_the_matrix_of_a_clean_run_shows_no_skip_where_the_checks_did_their_work
     account, no proof; the unknown-method probe is no method) nor for one where the target's reading of an
     open point leaves nothing to judge (getLatestNonVotingSignatures with no cursor)."""
     with bundled_reference("default", ServerOptions()) as url, Target(url) as target:
-        result = run(target, RunConfig(profile=PROFILES["spec"], skip=[PROOF_CHECK]))
+        result = run(target, RunFacts(profile=PROFILES["spec"]), RunConfig(skip=[PROOF_CHECK]))
     assert result.exit_code() == 0 and not [c for c in result.checks if c.status is Status.SKIP]
     matrix = method_family_matrix(result, Contract.default().methods)
     assert [cell for cell, status in matrix.items() if status is Status.SKIP] == []

@@ -121,8 +121,8 @@ def _stated(pattern: str) -> list[int]:
 
 def test_the_counts_the_pages_state_are_the_live_ones(contract) -> None:
     import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
+    from csi_conformance.cases.loader import scenario_cases
     from csi_conformance.harness.core.registry import REGISTRY
-    from csi_conformance.harness.differential.cases import scenario_cases
     from csi_conformance.harness.report.coverage import clause_coverage
 
     from tests.harness.broken import all_variants

@@ -1,26 +1,22 @@
-"""The check catalogue. Importing this package registers every check with `harness.core.registry`.
+"""The check catalogue: one folder per family (`checks/<family>/`), holding its checks and the helpers only it
+uses. Importing this package registers every check with `harness.core.registry` (the run's order is its
+`FAMILIES`).
 
-One module per family; `csi checks` lists them all with their clauses.
+What two families share lives below, in `harness.judging` and `harness.verify`; `csi checks` lists every check
+with its clauses.
 """
 
 from csi_conformance.harness.checks import (  # noqa: F401  (imported for registration)
-    balances,
-    batched,
     consistency,
     crypto,
     differential,
     envelope,
     health,
     limits,
-    mirror,
     onchain,
     pagination,
     params,
-    proofs,
-    schemas,
-    served,
-    tokens,
-    transactions,
+    schema,
     transport,
     v2,
 )

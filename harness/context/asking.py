@@ -19,6 +19,7 @@ import dataclasses
 import random
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Self, TypeVar
 
@@ -27,6 +28,7 @@ from csi_conformance.harness.answer import Answer
 from csi_conformance.harness.connection import OMIT, Exchange, Target
 from csi_conformance.harness.connection.body import parse_json
 from csi_conformance.harness.connection.gate import BudgetSpent, Halted
+from csi_conformance.harness.connection.kinds import Deadlines
 from csi_conformance.harness.context.facts import RunFacts
 from csi_conformance.harness.context.memo import Memo, MemoKey
 from csi_conformance.harness.context.observed import Observed
@@ -34,7 +36,7 @@ from csi_conformance.harness.context.record import Record
 from csi_conformance.harness.core.events import TargetThrottled
 from csi_conformance.harness.core.failures import NotApplicable, Skip
 
-__all__ = ["STOP_AFTER", "Asking"]
+__all__ = ["STOP_AFTER", "Asking", "Pool", "Terms"]
 
 T = TypeVar("T")
 
@@ -43,20 +45,38 @@ class Asker(Protocol):
     """What asking needs of the context it asks for (`CheckContext`, which holds an `Asking`)."""
 
     facts: RunFacts
-    asking: Asking
-    record: Record
+    _asking: Asking
+    _record: Record
     observed: Observed
     memo: Memo
 
-    def twin(self, asking: Asking) -> Self: ...
-
-    def absorb(self, twin: Self) -> None: ...
+    def _twin(self, asking: Asking) -> Self: ...
 
     def call(self, method: str, params: Any = ..., *, id: Any = None, path_form: str = "root",
              judge: bool = True) -> Answer: ...
 
 
 C = TypeVar("C", bound=Asker)
+
+
+class Pool(Protocol):
+    """The run's worker threads, as asking uses them (the engine's `Workers` is one): `submit` runs a piece of
+    work on a worker with that worker's handles on the target and the reference; `results` gives the outcomes
+    of what was submitted, in the order given."""
+
+    def submit(self, work: Callable[[Target, Target | None], T]) -> Future[T]: ...
+
+    def results(self, futures: Sequence[Future[T]]) -> Iterator[T]: ...
+
+
+@dataclass(frozen=True)
+class Terms:
+    """The terms the target is asked on, as a check may read them: the deadline of each method (`Deadlines`),
+    the whole-request timeout, and whether an API key is given (never the key itself)."""
+
+    timeout: float
+    deadlines: Deadlines
+    api_key_given: bool
 
 STOP_AFTER = {"rate-limited": 3, "timeout": 5, "unreachable": 3}
 """Consecutive transport failures of one kind after which a run stops asking the target."""
@@ -94,8 +114,8 @@ class Asking:
         """Hands the answer checks that judge failure bodies (§7) each HTTP 429 answer the client retried after."""
         self.notify = notify
         """Tells the faces what happens as it happens (the target throttling the run, say)."""
-        self.workers: Any = None
-        """The run's worker threads (`harness.engine.workers.Workers`): `call_many` sends on them; None asks in turn."""
+        self.workers: Pool | None = None
+        """The run's worker threads: `call_many` sends on them; None asks in turn."""
         self.rng = random.Random(seed)
         self._ids = "csi-"
         self._counter = 0
@@ -122,13 +142,14 @@ class Asking:
         twin = copy.copy(self)
         twin.target, twin.reference, twin._asked = target, reference, []
         twin.rng, twin._ids, twin._counter = random.Random(f"{ctx.facts.seed}/{name}"), f"csi-{name}-", 0
-        return ctx.twin(twin)
+        return ctx._twin(twin)
 
     def absorb(self, ctx: C, twin: C) -> None:
-        """Judge what a fork asked, in the order it asked (on the run's own thread)."""
-        asked, twin.asking._asked = twin.asking._asked or [], []
+        """Judge what a fork asked, in the order it asked, and keep its notes (on the run's own thread)."""
+        asked, twin._asking._asked = twin._asking._asked or [], []
         for entry in asked:
             self._judge(ctx, *entry)
+        ctx.observed.absorb(twin.observed)
 
     def once(self, ctx: C, key: MemoKey[T], compute: Callable[[C], T]) -> T:
         """`compute(ctx)`, kept in the memo under `key`: worked out once a run by the first check that wants it,
@@ -149,7 +170,7 @@ class Asking:
         """The forks `once` asked in, by key: absorbed by the run after its checks."""
         with self._shared.lock:
             forks, self._shared.memos = self._shared.memos, []
-        return sorted(forks, key=lambda twin: twin.asking._ids)
+        return sorted(forks, key=lambda twin: twin._asking._ids)
 
     def call_many(self, ctx: C, calls: Sequence[tuple[str, Any]]) -> Iterator[Answer]:
         """Independent calls, sent together on the run's workers (at most its concurrency at once), their answers
@@ -173,7 +194,7 @@ class Asking:
 
         futures = [self.workers.submit(one(index, method, params)) for index, (method, params) in enumerate(calls)]
         for twin, answer in self.workers.results(futures):
-            ctx.absorb(twin)
+            self.absorb(ctx, twin)
             if isinstance(answer, Skip):
                 raise answer
             yield answer
@@ -188,7 +209,7 @@ class Asking:
         exchange = self._through_gate(lambda: self.target.call(method, params, id=request_id, path_form=path_form))
         self._watch(exchange)
         answer = Answer(method, None if params is OMIT else params, exchange)
-        ctx.record.last_asked = method
+        ctx._record.last_asked = method
         if self._asked is None:
             self._judge(ctx, method, params, answer, judge)
         else:
@@ -214,6 +235,19 @@ class Asking:
             raise NotApplicable("no reference to compare with: give --scenario (or a ledger)")
         return Answer(method, None if params is OMIT else params, self.reference.call(method, params, id=id))
 
+    def send_reference(self, payload: Any) -> Exchange:
+        """A raw payload to the reference server, as it is; not judged, not counted against the budget."""
+        if self.reference is None:
+            raise Skip("no reference: give --scenario to compare with the reference server")
+        return self.reference.send(payload)
+
+    def out_of_requests(self, max_requests: int | None) -> bool:
+        """Whether the target has been sent `max_requests` already (None: no budget)."""
+        return max_requests is not None and self.target.requests_sent >= max_requests
+
+    def terms(self) -> Terms:
+        return Terms(self.target.policy.timeout, self.target.deadlines, bool(self.target.api_key))
+
     def fresh_pubkey(self) -> str:
         """A random 32-byte key (byte 0 zero, so it is also a valid new address) no ledger holds."""
         return b58encode(b"\x00" + self.rng.randbytes(31))
@@ -234,7 +268,7 @@ class Asking:
     def _spend(self, max_requests: int | None) -> None:
         if self.stopped:
             raise Skip(self.stopped)
-        if max_requests is not None and self.target.requests_sent >= max_requests:
+        if self.out_of_requests(max_requests):
             self._shared.budget_spent = True
             raise Skip(f"request budget of {max_requests} spent")
 

@@ -1,8 +1,9 @@
 """The run's facts: what a run knows before it asks anything, fixed for the whole run.
 
 Whoever starts a run builds them once, from its options and what the references started for it
-hold, and nothing patches them afterwards: a check reads them, none writes them (the one thing
-that grows is `keys`, which discovery fills in). A new mode of the run is one field here.
+hold, and nothing patches them afterwards: a check reads them, none writes them. The keys a run covers
+grow as discovery finds them, so they are no fact: the context holds them. A new mode of the run is one
+field here.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from csi_conformance.harness.core.keys import Keys
 from csi_conformance.harness.core.profile import Profile
 from csi_conformance.schema import Contract, Readings
 
@@ -24,13 +24,11 @@ __all__ = ["RunFacts"]
 
 @dataclass(frozen=True, kw_only=True)
 class RunFacts:
-    """The contract, the profile, the keys to cover and the run's modes; frozen (assigning raises)."""
+    """The contract, the profile and the run's modes; frozen (assigning raises)."""
 
     profile: Profile
     contract: Contract = field(default_factory=Contract.default)
     seed: int = 0
-    keys: Keys = field(default_factory=Keys)
-    """The keys to cover: those given (`--keys`) and those of the reference's ledger; discovery adds the rest."""
     max_requests: int | None = None
     """The request budget (`--max-requests`); None asks without one."""
     scenario: str | None = None

@@ -70,6 +70,19 @@ class Record:
         if method:
             self.current.examined_methods.add(method)
 
+    @property
+    def examined_anything(self) -> bool:
+        return self.current is not None and bool(self.current.examined)
+
+    def unreached(self, text: str | None = None) -> list[str]:
+        """Add `text` (said with the method the check runs for) to what the running check did not reach; returns
+        all it has not reached, each once."""
+        if self.current is None:
+            return []
+        if text is not None:
+            self.current.unreached.append(f"{self.current_method}: {text}" if self.current_method else text)
+        return list(dict.fromkeys(self.current.unreached))
+
     def enter(self, result: CheckResult, method: str | None) -> tuple:
         """Make `result` the running check's (the engine calls this); returns what `leave` restores."""
         saved = (self.current, self.current_method, self.pending, self.last_asked)

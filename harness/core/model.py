@@ -287,6 +287,13 @@ class RunResult:
     seed: int
     spec_version: str
     started: str
+    target_name: str | None = None
+    """What the target's operator calls it (`--target-name`); None: it goes by `target`."""
+    target_version: str | None = None
+    """The target's version as declared (`--target-version`); None when none was."""
+    ledger: str | None = None
+    """What the target was judged over (`scenario default`, `chain sha256:…`, …), so that runs over the same data
+    line up; None for a target judged on its own data."""
     duration: float = 0.0
     requests: int = 0
     throttled: int = 0

@@ -93,6 +93,14 @@ def _choice(choices: Mapping[str, Any]) -> Callable[[str], Any]:
     return parse
 
 
+def _label(text: str) -> str:
+    """A short name for reports: one line of printable text."""
+    text = text.strip()
+    if not text or len(text) > 100 or not text.isprintable():
+        raise ValueError("give one line of printable text, 1 to 100 characters")
+    return text
+
+
 def _url(text: str) -> str:
     if not re.match(r"https?://[^/?#\s]+", text):
         raise ValueError("must be an http:// or https:// URL")
@@ -139,6 +147,10 @@ GATE_CHOICES = {status.value.lower(): status for status in GATES}
 OPTIONS: tuple[Option, ...] = (
     Option("target", "URL", "base URL of the indexer (default: the bundled reference server on a free loopback port)",
            _url),
+    Option("target-name", "NAME", "what reports and `csi site` call the target (default: its URL, key redacted)",
+           _label),
+    Option("target-version", "VERSION", "the target's version, as its operator declares it: `csi site` shows a "
+           "target's runs by version", _label),
     Option("api-key", "KEY", "API key sent as ?api-key= (default: $CSI_API_KEY); never printed", env="CSI_API_KEY"),
     Option("api", "NAME", f"the contract the target is certified against: {', '.join(api_directories())} (default "
            f"{DEFAULT_API}, the spec's; another is the API clients call today, which extends it)",
@@ -193,28 +205,36 @@ OPTIONS: tuple[Option, ...] = (
 BY_NAME = {option.name: option for option in OPTIONS}
 
 
+def _default(name: str) -> Any:
+    """An option's default, as the table gives it: `RunOptions` has no default of its own."""
+    return BY_NAME[name].default
+
+
 @dataclass(frozen=True)
 class RunOptions:
-    """A run's options, checked: build them with `from_inputs` (or `dataclasses.replace` a checked one)."""
+    """A run's options, checked: build them with `from_inputs` (or `dataclasses.replace` a checked one). Each
+    default is the options table's."""
 
     target: str | None = None
+    target_name: str | None = None
+    target_version: str | None = None
     api_key: str | None = None
-    api: str = DEFAULT_API
+    api: str = _default("api")
     """The name of the contract the run certifies against (`Contract.for_api`)."""
-    profile: str = "spec"
-    seed: int = 0
-    report_dir: Path | None = Path("csi-report")
+    profile: str = _default("profile")
+    seed: int = _default("seed")
+    report_dir: Path | None = _default("report-dir")  # noqa: RUF009  (a Path: immutable)
     """None writes no report (the Python API's choice; the CLI and the plugin always name a folder)."""
     only: tuple[str, ...] = ()
     skip: tuple[str, ...] = ()
     keys: Path | None = None
-    timeout: float = 10.0
+    timeout: float = _default("timeout")
     proof_timeout: float | None = None
     """A proof method's deadline; None: `kinds.PROOF_FACTOR` times `timeout`."""
     rate: float | None = None
-    concurrency: int = DEFAULT_CONCURRENCY
+    concurrency: int = _default("concurrency")
     max_requests: int | None = None
-    fail_on: Status = Status.FAIL
+    fail_on: Status = _default("fail-on")  # noqa: RUF009  (an enum member)
     scenario: str | None = None
     ledger: LedgerSource | None = None
     """The ledger the reference indexes and the target must answer exactly as (`--ledger-rpc` and `--slots`,

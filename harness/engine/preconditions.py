@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.connection import NOT_JSON, Exchange
-from csi_conformance.harness.context import CheckContext
+from csi_conformance.harness.context import CheckContext, steering
 from csi_conformance.harness.context.served import METHOD_NOT_FOUND
 from csi_conformance.harness.core.errors import PreconditionUnmet
 
@@ -33,10 +33,11 @@ def preflight(ctx: CheckContext) -> None:
     if exchange.status is None:
         raise PreconditionUnmet(f"no HTTP answer to getIndexerSlot: {exchange.error}")
     if exchange.status in (401, 403):
-        given = "the API key given was refused" if ctx.target.api_key else "no API key was given"
+        given = "the API key given was refused" if steering.target_of(ctx).api_key else "no API key was given"
         raise PreconditionUnmet(f"the target answers HTTP {exchange.status} to getIndexerSlot: {given}; "
                                 "check the key (--api-key or $CSI_API_KEY)")
-    url = ctx.target.redactor.url(ctx.target.base_url)
+    target = steering.target_of(ctx)
+    url = target.redactor.url(target.base_url)
     if exchange.status == 404:  # nothing at that path, whatever the body says (a JSON one included)
         raise PreconditionUnmet(f"HTTP 404 at {url}: is {url} the indexer's JSON-RPC URL?")
     if not _json_rpc_like(exchange):
@@ -75,7 +76,7 @@ def knows_ledger(ctx: CheckContext, signatures: Sequence[str]) -> None:
     """With a ledger (`--chain`, `--ledger`, `--ledger-rpc`), the target must know some of its transactions: a
     target that answers null for every one asked indexed another ledger (or none), and every comparison would
     only say so."""
-    if ctx.reference is None or not signatures:
+    if not ctx.has_reference or not signatures:
         return
     step = max(len(signatures) // PROBED_SIGNATURES, 1)
     asked = list(dict.fromkeys([*signatures[::step][:PROBED_SIGNATURES - 1], signatures[-1]]))
@@ -86,7 +87,7 @@ def knows_ledger(ctx: CheckContext, signatures: Sequence[str]) -> None:
                 or "result" not in answer.exchange.json or answer.result is not None:
             return  # known, or an answer that is no plain "unknown": the checks judge it
     slot = ctx.call("getIndexerSlot", id="csi-precondition", judge=False).result
-    raise PreconditionUnmet(f"the target knows none of the {len(signatures)} transactions of the {ctx.scenario} "
+    raise PreconditionUnmet(f"the target knows none of the {len(signatures)} transactions of the {ctx.facts.scenario} "
                             f"(getTransactionWithCompressionInfo answered null for all {len(asked)} asked, e.g. "
                             f"{asked[0]}; its getIndexerSlot is {dumps(slot)}): did it index this ledger?")
 
@@ -94,34 +95,34 @@ def knows_ledger(ctx: CheckContext, signatures: Sequence[str]) -> None:
 def caught_up(ctx: CheckContext) -> None:
     """With a reference, the target must have indexed the whole scenario: its slot must have reached
     the reference's (the scenario's last slot), or every difference would only say it is behind."""
-    if ctx.reference is None:
+    if not ctx.has_reference:
         return
     expected = ctx.ask_reference("getIndexerSlot", id="csi-precondition").result
     if type(expected) is not int:
-        raise PreconditionUnmet(f"the reference server over {ctx.scenario} gave no slot")
+        raise PreconditionUnmet(f"the reference server over {ctx.facts.scenario} gave no slot")
     answer = ctx.call("getIndexerSlot", id="csi-precondition", judge=False)
     slot = answer.result
     if type(slot) is not int:
         raise PreconditionUnmet(f"getIndexerSlot gave no integer slot, so the harness cannot tell whether the "
-                                f"target has indexed scenario {ctx.scenario} (last slot {expected})")
+                                f"target has indexed scenario {ctx.facts.scenario} (last slot {expected})")
     if slot < expected:
         what, advice = _behind(ctx)
         raise PreconditionUnmet(f"the target has indexed up to slot {slot}, but {what} ends at slot {expected}: "
                                 f"{advice}")
     if slot > expected:
-        ctx.notes.append(f"the target is at slot {slot}, past the scenario's last slot {expected}: "
-                         "later transactions can show up as differences")
-    if ctx.reference_partial_trees:
-        ctx.notes.append(f"the {ctx.scenario} starts mid-chain (trees {', '.join(sorted(ctx.reference_partial_trees))} "
-                         "hold leaves it never saw): it is compared with a target that indexed the same slice, and "
-                         "no root of those trees is compared")
+        ctx.note(f"the target is at slot {slot}, past the scenario's last slot {expected}: "
+                 "later transactions can show up as differences")
+    if ctx.facts.reference_partial_trees:
+        trees = ", ".join(sorted(ctx.facts.reference_partial_trees))
+        ctx.note(f"the {ctx.facts.scenario} starts mid-chain (trees {trees} hold leaves it never saw): it is compared "
+                 "with a target that indexed the same slice, and no root of those trees is compared")
 
 
 def _behind(ctx: CheckContext) -> tuple[str, str]:
     """What a target behind the reference has not finished indexing, and what to do about it."""
-    if ctx.chain is not None:
+    if ctx.facts.chain is not None:
         return "the chain", ("point the indexer at `csi chain serve` over it and wait until it has indexed its "
                              "last block")
-    if (ctx.scenario or "").startswith("ledger "):
-        return f"the {ctx.scenario}", "wait until the target has indexed all of it"
-    return f"scenario {ctx.scenario}", "load the scenario and wait until the target has caught up"
+    if (ctx.facts.scenario or "").startswith("ledger "):
+        return f"the {ctx.facts.scenario}", "wait until the target has indexed all of it"
+    return f"scenario {ctx.facts.scenario}", "load the scenario and wait until the target has caught up"

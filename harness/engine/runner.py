@@ -8,6 +8,7 @@ reports consume.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -18,11 +19,12 @@ from typing import Any
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue: a run over the default registry runs it all)
 from csi_conformance.harness.connection import NOT_JSON, Exchange, Target
 from csi_conformance.harness.connection.kinds import IN_FLIGHT
-from csi_conformance.harness.context import Answer, CheckContext, RunFacts
+from csi_conformance.harness.context import Answer, CheckContext, RunFacts, steering
 from csi_conformance.harness.core.baseline import apply_baseline
 from csi_conformance.harness.core.errors import TargetError
 from csi_conformance.harness.core.events import CheckFinished, Event, PhaseStarted, RunFinished, RunStarted
 from csi_conformance.harness.core.failures import CheckFailure, NotApplicable, Skip
+from csi_conformance.harness.core.keys import Keys
 from csi_conformance.harness.core.model import (
     BaselineEntry,
     Basis,
@@ -35,6 +37,7 @@ from csi_conformance.harness.core.model import (
 from csi_conformance.harness.core.registry import REGISTRY, CheckSpec, Registry
 from csi_conformance.harness.core.values import jsonable
 from csi_conformance.harness.discover import discover
+from csi_conformance.harness.engine.options import DEFAULT_CONCURRENCY
 from csi_conformance.harness.engine.preconditions import caught_up, knows_ledger, preflight
 from csi_conformance.harness.engine.shard import Shard
 from csi_conformance.harness.engine.units import plan, run_units
@@ -45,13 +48,16 @@ __all__ = ["RunConfig", "run"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class RunConfig(RunFacts):
-    """What to run and how, built once by `csi run` from its flags: the run's facts (what every check sees) and
-    which checks run, how many requests are out at once, which findings are known."""
+class RunConfig:
+    """How to run, built once by `csi run` from its flags: which checks run, the keys to start from, how many
+    requests are out at once, which findings are known. The engine's own: a check sees the run's `RunFacts`,
+    never this."""
 
     only: list[str] = field(default_factory=list)
     skip: list[str] = field(default_factory=list)
-    concurrency: int = 1
+    keys: Keys = field(default_factory=Keys)
+    """The keys to cover from the start: those given (`--keys`) and those of the reference's ledger."""
+    concurrency: int = DEFAULT_CONCURRENCY
     """Requests out together at most (`--concurrency`): the same requests and findings whatever it is."""
     baseline: list[BaselineEntry] | None = None
     """Known findings (`--baseline`): reported, not counted by the gate."""
@@ -59,21 +65,29 @@ class RunConfig(RunFacts):
     """Run only the (check, method) units this shard owns (`--shard I/N`)."""
     target_label: str | None = None
     """How reports name the target when its URL says nothing (the bundled reference on a random port)."""
+    target_name: str | None = None
+    """What the target's operator calls it (`--target-name`), for reports and `csi site`."""
+    target_version: str | None = None
+    """The target's version as its operator declares it (`--target-version`)."""
+    ledger: str | None = None
+    """What the target is judged over, as reports align runs on it (`ledger_identity`); None for a target's own
+    data."""
     ledger_signatures: tuple[str, ...] = ()
     """The signatures of the ledger the target is compared over (`--chain`, `--ledger`, `--ledger-rpc`): a target
     that knows none of them indexed another ledger, and the run stops before judging (`knows_ledger`)."""
 
 
-def run(target: Target, config: RunConfig, *, registry: Registry = REGISTRY,
+def run(target: Target, facts: RunFacts, config: RunConfig | None = None, *, registry: Registry = REGISTRY,
         on_event: Callable[[Event], None] = lambda event: None, reference: Target | None = None) -> RunResult:
     """Certify one target. One that cannot be certified at all (unreachable, refusing the key, behind
     the scenario) gives a result whose `precondition` says why, with no check run: one clear
     reason and an inconclusive exit, never a finding on every check.
 
-    With a `reference` (a reference server over `config.scenario`), the target must have indexed
+    With a `reference` (a reference server over `facts.scenario`), the target must have indexed
     at least up to the reference's slot, and the differential checks compare the two.
     """
-    contract = config.contract
+    config = config or RunConfig()
+    contract = facts.contract
     specs = registry.select(config.only, config.skip)
     methods = _methods(contract, config.only)
     results = {spec.id: CheckResult(spec.id, spec.family, spec.clauses, spec.description,
@@ -81,7 +95,8 @@ def run(target: Target, config: RunConfig, *, registry: Registry = REGISTRY,
                for spec in specs}
     answer_specs = [spec for spec in specs if spec.kind == "answer"]
     label = config.target_label or target.redactor.url(target.base_url)
-    outcome = RunResult(target=label, profile=config.profile.name, seed=config.seed,
+    outcome = RunResult(target=label, target_name=config.target_name, target_version=config.target_version,
+                        ledger=config.ledger, profile=facts.profile.name, seed=facts.seed,
                         spec_version=contract.version, started=datetime.now(UTC).isoformat(timespec="seconds"))
 
     def on_answer(ctx: CheckContext, answer: Answer) -> None:
@@ -99,21 +114,23 @@ def run(target: Target, config: RunConfig, *, registry: Registry = REGISTRY,
             if spec.only_when and (not methods or answer.method in methods):
                 _guarded(ctx, spec, results[spec.id], lambda s=spec: s.function(ctx, answer), answer.method)
 
-    ctx = CheckContext(config, target, on_answer, reference=reference, on_failure_body=on_failure_body,
-                       notify=on_event)
+    ctx = CheckContext(facts, target, on_answer, keys=copy.deepcopy(config.keys), reference=reference,
+                       on_failure_body=on_failure_body, notify=on_event)
     started = time.monotonic()
     for handle in (target, reference):
         if handle is not None:
             handle.gate.configure(concurrency=config.concurrency, limits=IN_FLIGHT,
-                                  budget=config.max_requests if handle is target else None)
+                                  budget=facts.max_requests if handle is target else None)
     on_event(RunStarted(total=len(specs), answer_checks=len(answer_specs)))
     try:
-        with Workers(target, reference, config.concurrency) as ctx.workers:
-            _certify(ctx, specs, results, methods, config.shard, outcome, on_event, config.ledger_signatures)
+        with Workers(target, reference, config.concurrency) as workers:
+            steering.lend_pool(ctx, workers)
+            _certify(ctx, workers, specs, results, methods, config.shard, outcome, on_event,
+                     config.ledger_signatures)
     except KeyboardInterrupt:
         outcome.interrupted = True
     finally:
-        ctx.workers = None
+        steering.lend_pool(ctx, None)
     outcome.duration = time.monotonic() - started
     outcome.requests = target.requests_sent
     outcome.throttled = target.throttled
@@ -122,8 +139,8 @@ def run(target: Target, config: RunConfig, *, registry: Registry = REGISTRY,
     outcome.stopped = ctx.stopped or target.gate.halted
     outcome.asked_again = list(target.gate.asked_again)
     outcome.observations = _observations(ctx, outcome.checks)
-    outcome.notes += ctx.notes
-    outcome.scenario = config.scenario if reference is not None else None
+    outcome.notes += ctx.observed.notes
+    outcome.scenario = facts.scenario if reference is not None else None
     outcome.inconclusive += _inconclusive(ctx, outcome)
     outcome.shard = str(config.shard) if config.shard else None
     if config.baseline is not None:
@@ -132,8 +149,8 @@ def run(target: Target, config: RunConfig, *, registry: Registry = REGISTRY,
     return outcome
 
 
-def _certify(ctx: CheckContext, specs: list[CheckSpec], results: dict[str, CheckResult], methods: set[str],
-             shard: Shard | None, outcome: RunResult, on_event: Callable[[Event], None],
+def _certify(ctx: CheckContext, workers: Workers, specs: list[CheckSpec], results: dict[str, CheckResult],
+             methods: set[str], shard: Shard | None, outcome: RunResult, on_event: Callable[[Event], None],
              ledger_signatures: Sequence[str]) -> None:
     """Preconditions, discovery, the active checks' units, then the answer checks' final word."""
     try:
@@ -142,16 +159,16 @@ def _certify(ctx: CheckContext, specs: list[CheckSpec], results: dict[str, Check
         knows_ledger(ctx, ledger_signatures)
         caught_up(ctx)
     except TargetError as exc:
-        outcome.precondition = ctx.target.redactor.text(str(exc))
+        outcome.precondition = steering.target_of(ctx).redactor.text(str(exc))
         for result in results.values():
             result.skipped.append(f"not run: {outcome.precondition}")
         return
     on_event(PhaseStarted("discovering keys"))
     _discover(ctx)
     units = plan(ctx, specs, results, methods, shard)
-    run_units(ctx, ctx.workers, specs, units, results, _guarded, _record, on_event)
-    for twin in ctx.memo_forks():  # what the checks' shared memos asked, judged in the order of their names
-        ctx.absorb(twin)
+    run_units(ctx, workers, specs, units, results, _guarded, _record, on_event)
+    for twin in steering.memo_forks(ctx):  # what the checks' shared memos asked, judged in the order of their names
+        steering.absorb(ctx, twin)
     for spec in specs:
         if spec.kind == "answer":
             if spec.only_when and not results[spec.id].examined_total:
@@ -168,15 +185,15 @@ def _discover(ctx: CheckContext) -> None:
     try:
         discover(ctx)
     except Skip as skip:
-        ctx.notes.append(f"discovery stopped early: {skip.reason}")
+        ctx.note(f"discovery stopped early: {skip.reason}")
 
 
 def _inconclusive(ctx: CheckContext, outcome: RunResult) -> list[str]:
     """Why a run without blocking findings still cannot call the target conformant."""
     reasons = []
-    if ctx.budget_spent:
+    if steering.budget_spent(ctx):
         skipped = sum(1 for check in outcome.checks if check.status is Status.SKIP)
-        reasons.append(f"the request budget (--max-requests {ctx.max_requests}) ran out: "
+        reasons.append(f"the request budget (--max-requests {ctx.facts.max_requests}) ran out: "
                        f"{skipped} checks examined nothing")
     if outcome.stopped:
         reasons.append(outcome.stopped)
@@ -196,7 +213,7 @@ def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Call
     is its own, even when its requests run the answer checks in between.
     """
     record = record or _record
-    saved = ctx.enter(result, method)
+    saved = steering.enter(ctx, result, method)
     try:
         body()
     except CheckFailure as failure:
@@ -211,10 +228,11 @@ def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Call
         raise
     except Exception as exc:  # an error of the kit: reported as such, never as a FAIL of the target
         failure = CheckFailure("The kit could not complete this check", expected="the check to run to its end",
-                               received=ctx.target.redactor.text(f"{type(exc).__name__}: {exc}"), basis=Basis.KIT)
+                               received=steering.target_of(ctx).redactor.text(f"{type(exc).__name__}: {exc}"),
+                               basis=Basis.KIT)
         record(result, _finding(ctx, spec, failure, method))
     finally:
-        for failure in ctx.leave(saved):
+        for failure in steering.leave(ctx, saved):
             record(result, _finding(ctx, spec, failure, method))
     return True
 
@@ -227,7 +245,7 @@ def _finding(ctx: CheckContext, spec: CheckSpec, failure: CheckFailure, method: 
     return Finding(
         check_id=spec.id,
         title=failure.title,
-        status=failure.status or ctx.profile.status_for(basis),
+        status=failure.status or ctx.facts.profile.status_for(basis),
         basis=basis,
         clauses=failure.clauses or spec.clauses,
         method=failure.method or method,
@@ -240,7 +258,7 @@ def _finding(ctx: CheckContext, spec: CheckSpec, failure: CheckFailure, method: 
         response=_response_of(exchange) if merged is None else merged,
         http_status=exchange.status if exchange else None,
         curl=exchange.curl() if exchange else None,
-        seed=ctx.seed,
+        seed=ctx.facts.seed,
         reference_response=failure.reference,
     )
 
@@ -249,11 +267,11 @@ def _value(ctx: CheckContext, value: Any) -> Any:
     """A failure's value as it goes into a finding: JSON, with the key redacted from every string in it."""
     value = jsonable(value, _VALUE_DEPTH)
     if isinstance(value, str):
-        return ctx.target.redactor.text(value)
+        return steering.target_of(ctx).redactor.text(value)
     if isinstance(value, list):
         return [_value(ctx, item) for item in value]
     if isinstance(value, dict):
-        return {ctx.target.redactor.text(key): _value(ctx, item) for key, item in value.items()}
+        return {steering.target_of(ctx).redactor.text(key): _value(ctx, item) for key, item in value.items()}
     return value
 
 
@@ -277,8 +295,8 @@ def _observations(ctx: CheckContext, checks: list[CheckResult]) -> list[Observat
     ran = {check.check_id: check for check in checks}
     observations = []
     for amb in sorted(ctx.contract.ambiguities.values(), key=lambda amb: amb.id):
-        counts = ctx.readings_seen.get(amb.id, {})
-        answers = ctx.answers_seen.get(amb.id, 0)
+        counts = ctx.observed.readings_seen.get(amb.id, {})
+        answers = ctx.observed.answers_seen.get(amb.id, 0)
         reason = None if answers else (f"not exercised by this run: it takes {amb.evidence}, and none came ("
                                        + "; ".join(_looked(ran.get(check_id), check_id) for check_id in amb.checks)
                                        + ")")

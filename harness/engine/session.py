@@ -12,15 +12,18 @@ so that CI always has something to upload. Nothing here prints; `on_event` hears
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from csi_conformance.cases.loader import scenario_cases
 from csi_conformance.groundwork import interrupts
 from csi_conformance.harness.connection import Target
 from csi_conformance.harness.connection.reference import ReferenceHandle, bundled_reference
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.baseline import load_baseline
 from csi_conformance.harness.core.errors import ConfigError, CsiError, UsageError
 from csi_conformance.harness.core.events import Event, PhaseStarted
@@ -28,7 +31,6 @@ from csi_conformance.harness.core.keys import Keys, load_keys_file
 from csi_conformance.harness.core.model import BaselineEntry, RunResult
 from csi_conformance.harness.core.profile import profile_named
 from csi_conformance.harness.core.registry import REGISTRY
-from csi_conformance.harness.differential.cases import scenario_cases
 from csi_conformance.harness.engine.options import BY_NAME, RunOptions
 from csi_conformance.harness.engine.runner import RunConfig, run
 from csi_conformance.harness.report import ensure_writable, write_reports
@@ -39,7 +41,7 @@ from csi_conformance.schema import Contract
 if TYPE_CHECKING:  # replaying a chain needs LiteSVM: imported by runs with one
     from csi_conformance.ledger_chain import ChainJudge
 
-__all__ = ["Given", "certify", "read_given", "run_config"]
+__all__ = ["Given", "certify", "ledger_identity", "read_given", "refused", "run_inputs"]
 
 
 def certify(options: RunOptions | Mapping[str, Any], *, on_event: Callable[[Event], None] | None = None,
@@ -49,13 +51,13 @@ def certify(options: RunOptions | Mapping[str, Any], *, on_event: Callable[[Even
     `options.api` names. Options given as a mapping are read with `RunOptions.from_inputs`: one that cannot work
     is a result that did not run (exit 2), its reports written when the report folder itself can be."""
     notify = on_event or (lambda event: None)
-    started = datetime.now(UTC).isoformat(timespec="seconds")
     try:
         options = options if isinstance(options, RunOptions) else RunOptions.from_inputs(options)
         contract = contract or Contract.for_api(options.api)
     except CsiError as error:
-        return _not_run(str(error), _report_dir(options), started, contract or Contract.default(), notify)
+        return refused(error, options, contract=contract)
     directory = ensure_writable(options.report_dir) if options.report_dir is not None else None
+    started = datetime.now(UTC).isoformat(timespec="seconds")
     with interrupts.remembered():  # SIGTERM ends a run like Ctrl-C; a lost KeyboardInterrupt is still heard
         try:
             result = _certify(options, contract, notify)
@@ -91,25 +93,43 @@ def read_given(options: RunOptions, contract: Contract) -> Given:
     return Given(load_keys_file(options.keys) if options.keys else None, baseline, cases)
 
 
-def run_config(options: RunOptions, contract: Contract, *, given: Given | None = None, chain: ChainJudge | None = None,
-               compared: ReferenceHandle | None = None, bundled: ReferenceHandle | None = None) -> RunConfig:
-    """What the engine runs, built once: the options, the files they name (`given`, else read here), the chain
-    replayed, and what the references started for the run hold (`compared`: the one over `--scenario` or the
-    ledger, `bundled`: the one serving as the target when no `--target` is given)."""
+def run_inputs(options: RunOptions, contract: Contract, *, given: Given | None = None, chain: ChainJudge | None = None,
+               compared: ReferenceHandle | None = None, bundled: ReferenceHandle | None = None,
+               ) -> tuple[RunFacts, RunConfig]:
+    """What the engine is handed, built once: the run's facts (what every check reads) and how to run (the
+    engine's own), from the options, the files they name (`given`, else read here), the chain replayed, and
+    what the references started for the run hold (`compared`: the one over `--scenario` or the ledger,
+    `bundled`: the one serving as the target when no `--target` is given)."""
     given = given or read_given(options, contract)
     ledger = f"ledger {options.ledger}" if options.ledger is not None else None
     of_ledger = compared if compared is not None and options.ledger is not None else None
     serving = bundled or (compared if options.target is None else None)
-    return RunConfig(
-        contract=contract, profile=profile_named(options.profile), seed=options.seed, only=list(options.only),
-        skip=list(options.skip), keys=_with_keys(given.keys, of_ledger.keys) if of_ledger else given.keys or Keys(),
-        max_requests=options.max_requests, concurrency=options.concurrency, scenario=options.scenario or ledger,
-        cases=given.cases, baseline=given.baseline, shard=options.shard,
-        target_label=None if options.target else f"bundled reference ({options.scenario or 'default'} scenario)",
+    facts = RunFacts(
+        contract=contract, profile=profile_named(options.profile), seed=options.seed,
+        max_requests=options.max_requests, scenario=options.scenario or ledger, cases=given.cases,
         placeholder_proofs=serving is not None and serving.proofs == "placeholder", chain=chain,
         reference_partial_trees=frozenset(getattr(compared, "partial_trees", ())),
-        batched_trees=frozenset(getattr(compared, "batched_trees", ())) if compared is not None else None,
+        batched_trees=frozenset(getattr(compared, "batched_trees", ())) if compared is not None else None)
+    return facts, RunConfig(
+        only=list(options.only), skip=list(options.skip),
+        keys=_with_keys(given.keys, of_ledger.keys) if of_ledger else given.keys or Keys(),
+        concurrency=options.concurrency, baseline=given.baseline, shard=options.shard,
+        target_label=None if options.target else f"bundled reference ({options.scenario or 'default'} scenario)",
+        target_name=options.target_name, target_version=options.target_version, ledger=ledger_identity(options),
         ledger_signatures=tuple(of_ledger.keys.get("signatures", ())) if of_ledger else ())
+
+
+def ledger_identity(options: RunOptions) -> str | None:
+    """What the run judges the target over, as reports line runs up on it: the ledger's identity, a bundled
+    scenario by name (the bundled reference serves `default` when no scenario is given), a scenario file by its
+    bytes' SHA-256; None for a target judged on its own data."""
+    if options.ledger is not None:
+        return options.ledger.identity()
+    if options.scenario and Path(options.scenario).is_file():
+        return f"scenario sha256:{hashlib.sha256(Path(options.scenario).read_bytes()).hexdigest()}"
+    if options.scenario:
+        return f"scenario {options.scenario}"
+    return None if options.target else "scenario default"
 
 
 def _certify(options: RunOptions, contract: Contract, notify: Callable[[Event], None]) -> RunResult:
@@ -127,13 +147,13 @@ def _certify(options: RunOptions, contract: Contract, notify: Callable[[Event], 
             notify(PhaseStarted("starting the bundled reference"))
             bundled = stack.enter_context(bundled_reference("default", prover="auto", api=options.api))
             url = bundled.url
-        config = run_config(options, contract, given=given, chain=chain, compared=compared, bundled=bundled)
+        facts, config = run_inputs(options, contract, given=given, chain=chain, compared=compared, bundled=bundled)
         target = stack.enter_context(Target(url, api_key=options.api_key, timeout=options.timeout,
                                             proof_timeout=options.proof_timeout, rate=options.rate))
         reference = stack.enter_context(Target(compared.url, timeout=options.timeout,
                                                proof_timeout=options.proof_timeout)) if compared else None
         interrupts.raise_if_interrupted()  # heard while the references started, its KeyboardInterrupt lost
-        return run(target, config, on_event=notify, reference=reference)
+        return run(target, facts, config, on_event=notify, reference=reference)
 
 
 def _compared_api(options: RunOptions) -> str | None:
@@ -174,11 +194,14 @@ def _failed_start(options: RunOptions, contract: Contract, started: str, *, erro
                      started=started, error=error, interrupted=interrupted, precondition=precondition)
 
 
-def _not_run(error: str, directory: Path | None, started: str, contract: Contract,
-             notify: Callable[[Event], None]) -> RunResult:
-    """Options that cannot work: a result saying so, written where the report folder can be written."""
+def refused(error: CsiError, given: Any, *, contract: Contract | None = None) -> RunResult:
+    """Options that cannot work (`error`, raised reading `given`): a result saying so (exit 2), its reports
+    written where the report folder `given` names can be written; nothing is read again."""
+    contract = contract or Contract.default()
+    started = datetime.now(UTC).isoformat(timespec="seconds")
     result = RunResult(target="(not run)", profile="-", seed=0, spec_version=contract.version, started=started,
-                       error=error)
+                       error=str(error))
+    directory = _report_dir(given)
     if directory is not None:
         with contextlib.suppress(CsiError):
             write_reports(result, ensure_writable(directory), contract)

@@ -1,7 +1,7 @@
 """The active checks' work in units (a check once, or once per method it applies to), run on the worker threads.
 
 Each unit runs in a fork of the run's context with a result of its own; the run's thread takes the
-units in the catalogue's order as they end, judges what each asked (`CheckContext.absorb`) and adds its
+units in the catalogue's order as they end, judges what each asked (`steering.absorb`) and adds its
 result to its check's. A finding is recorded into the check's result at that moment, not when it was
 found, so grouping, counts and examples are those of a run that asked one request at a time.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from csi_conformance.harness.connection import Target
-from csi_conformance.harness.context import CheckContext
+from csi_conformance.harness.context import CheckContext, steering
 from csi_conformance.harness.core.events import CheckFinished, CheckStarted, Event
 from csi_conformance.harness.core.model import CheckResult, Finding
 from csi_conformance.harness.core.registry import CheckSpec
@@ -97,7 +97,7 @@ def run_units(ctx: CheckContext, workers: Workers, specs: list[CheckSpec], units
             if results[spec.id].examined_total:  # a check that did its work elsewhere did not miss those methods
                 results[spec.id].methods -= inapplicable
             on_event(CheckFinished(results[spec.id]))
-        if ctx.target.gate.cancelled.is_set():  # interrupted where the KeyboardInterrupt itself was lost
+        if steering.target_of(ctx).gate.cancelled.is_set():  # interrupted where the KeyboardInterrupt itself was lost
             raise KeyboardInterrupt
     except KeyboardInterrupt:
         for unit, future in list(zip(units, futures, strict=False))[taken:]:
@@ -111,7 +111,7 @@ def _work(ctx: CheckContext, unit: Unit, guarded: Guarded) -> Callable[[Target, 
     spec, method = unit.spec, unit.method
 
     def work(target: Target, reference: Target | None) -> tuple[CheckContext, CheckResult, bool, bool]:
-        twin = ctx.fork(unit.name, target, reference)
+        twin = steering.fork(ctx, unit.name, target, reference)
         part = CheckResult(spec.id, spec.family, spec.clauses, spec.description, basis=spec.basis)
         body = (lambda: spec.function(twin)) if method is None else (lambda: spec.function(twin, method))
         try:
@@ -131,7 +131,7 @@ def _take(ctx: CheckContext, result: CheckResult, outcome: tuple[CheckContext, C
           record: Callable[[CheckResult, Finding], None]) -> bool:
     """Judge what a unit asked and add its result to its check's; whether the unit's rule applied."""
     twin, part, applies, _interrupted = outcome
-    ctx.absorb(twin)
+    steering.absorb(ctx, twin)
     for finding in part.findings:
         record(result, finding)
     result.skipped += part.skipped

@@ -147,12 +147,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
     from csi_conformance.harness.core.registry import REGISTRY
-    from csi_conformance.harness.engine.session import run_config
+    from csi_conformance.harness.engine.session import read_given
     from csi_conformance.schema import Contract
 
     options = config.stash[OPTIONS_KEY] = options_from_config(config)
     try:  # every file an option names is read now: a bad one stops pytest before any test runs
-        run_config(options, Contract.for_api(options.api))
+        read_given(options, Contract.for_api(options.api))
     except CsiError as exc:
         raise pytest.UsageError(f"csi: {exc}") from None
     catalogue = Catalogue.from_parent(session, name="csi", nodeid="csi")

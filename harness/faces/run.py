@@ -63,23 +63,22 @@ def options_from_args(args: argparse.Namespace, env: Mapping[str, str] | None = 
 
 
 def _run(args: argparse.Namespace) -> int:
-    from csi_conformance.harness.engine.session import (
-        certify,  # the catalogue and the references load when a run starts
+    from csi_conformance.harness.engine.session import (  # the catalogue and the references load when a run starts
+        certify,
+        refused,
     )
     from csi_conformance.harness.report.console import ConsoleReporter
 
     given = given_by_args(args)
     reporter = ConsoleReporter()
     try:
-        options = RunOptions.from_inputs(given)
-    except UsageError:
-        options = None
-    handle = reporter.handle
-    if options is not None:
-        reporter.gate = options.fail_on
-        handle = _first_saying(_contract_line(options.api), reporter)
+        options = RunOptions.from_inputs(given)  # read once: the run is handed the checked options
+    except UsageError as error:
+        with reporter:
+            return _ended(refused(error, given), None)
+    reporter.gate = options.fail_on
     with reporter:
-        result = certify(options if options is not None else given, on_event=handle)
+        result = certify(options, on_event=_first_saying(_contract_line(options.api), reporter))
     return _ended(result, options)
 
 

@@ -50,10 +50,10 @@ def state_value(ctx: CheckContext, answer: Answer) -> object:
 
 def _followed(ctx: CheckContext, ambiguity: str) -> tuple[str, ...]:
     """The readings of a point every answer of the run so far was consistent with (all, before any answer)."""
-    answers = ctx.answers_seen.get(ambiguity, 0)
+    answers = ctx.observed.answers_seen.get(ambiguity, 0)
     if not answers:
         return tuple(ctx.contract.ambiguity(ambiguity).readings)
-    return tuple(name for name, count in ctx.readings_seen.get(ambiguity, {}).items() if count == answers)
+    return tuple(name for name, count in ctx.observed.readings_seen.get(ambiguity, {}).items() if count == answers)
 
 
 def defer_refused(ctx: CheckContext, answer: Answer | None) -> bool:

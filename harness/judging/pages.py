@@ -124,11 +124,11 @@ class Budget:
     def __init__(self, ctx: CheckContext, requests: int) -> None:
         self.ctx = ctx
         self.requests = requests
-        self.start = ctx.target.sent_here  # this thread's handle: what other checks send at once is theirs
+        self.start = ctx.sent_here  # this thread's handle: what other checks send at once is theirs
 
     @property
     def left(self) -> int:
-        return max(0, self.requests - (self.ctx.target.sent_here - self.start))
+        return max(0, self.requests - (self.ctx.sent_here - self.start))
 
     def pages(self, wanted: int) -> int:
         """At most `wanted` pages, within what is left."""
@@ -138,6 +138,4 @@ class Budget:
 def partly(ctx: CheckContext, text: str) -> None:
     """Record what the running check did not reach (a bound reached, a list moved): every report shows it
     with the check, so a PASS over part of the work never reads as a full one."""
-    method = f"{ctx.current_method}: " if ctx.current_method else ""
-    if ctx.current is not None:
-        ctx.current.unreached.append(f"{method}{text}")
+    ctx.unreached(text)

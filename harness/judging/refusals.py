@@ -38,7 +38,7 @@ def expect_refusal(ctx: CheckContext, answer: Answer, title: str, why: str = "",
 def _fresh(ctx: CheckContext, method: Method, name: str) -> Any:
     """A key no ledger holds, of the kind `name` takes (a list of one for a list member)."""
     kind = method.key_kind(name)
-    key = b58encode(ctx.rng.randbytes(64)) if kind == "signatures" else ctx.fresh_pubkey()
+    key = b58encode(ctx.random_bytes(64)) if kind == "signatures" else ctx.fresh_pubkey()
     return [key] if method.takes_list(name) else key
 
 

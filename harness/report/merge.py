@@ -27,7 +27,7 @@ __all__ = ["load_report", "merge_results"]
 
 MAX_EXAMPLES = 3
 """Other occurrences kept with a merged finding, as the runner keeps them."""
-SAME = ("target", "seed", "profile", "spec_version", "scenario")
+SAME = ("target", "target_name", "target_version", "ledger", "seed", "profile", "spec_version", "scenario")
 """Fields every shard of one run shares."""
 
 
@@ -74,7 +74,9 @@ def _result(data: dict[str, Any]) -> RunResult:
                                   other_shards=item["other_shards"]))
     observations = [Observation(o["ambiguity"], o["clause"], o["question"], o["observed_practice"],
                                 dict(o["counts"]), o["answers"], o.get("reason")) for o in data["observations"]]
-    return RunResult(target=data["target"], profile=data["profile"], seed=data["seed"],
+    return RunResult(target=data["target"], target_name=data.get("target_name"),
+                     target_version=data.get("target_version"), ledger=data.get("ledger"),
+                     profile=data["profile"], seed=data["seed"],
                      spec_version=data["spec_version"], started=data["started"], duration=data["duration"],
                      requests=data["requests"], throttled=data.get("throttled", 0), checks=checks,
                      discovered=data["discovered"],
@@ -97,7 +99,8 @@ def merge_results(results: Sequence[RunResult]) -> RunResult:
     merged = RunResult(target=first.target, profile=first.profile, seed=first.seed, spec_version=first.spec_version,
                        started=min(r.started for r in results), duration=max(r.duration for r in results),
                        requests=sum(r.requests for r in results), throttled=sum(r.throttled for r in results),
-                       scenario=first.scenario)
+                       scenario=first.scenario, target_name=first.target_name,
+                       target_version=first.target_version, ledger=first.ledger)
     merged.checks = _merge_checks(results)
     merged.discovered = _merge_keys(r.discovered for r in results)
     merged.observations = _merge_observations(results)

@@ -4,7 +4,7 @@ A batched tree's account is proven against a height-32 tree by the batched circu
 waits in the output queue), whose keys the kit does not have: the checks that verify a validity proof's
 Groth16 equation or ask for proofs of every count take their hashes from v1 trees only, and the batched
 accounts are judged by what can be judged without those keys. An account is batched when the ledger compared
-over says its tree is (`ctx.batched_trees`), or, with no ledger known, when its hash recomputes in the batched
+over says its tree is (`ctx.facts.batched_trees`), or, with no ledger known, when its hash recomputes in the batched
 layout only (big-endian leaf index and lamports), or in both (a leaf index and lamports of 0 read the same
 either way) with `seq` null, as practice serves a batched tree's account.
 """
@@ -44,7 +44,7 @@ def batched_hashes(ctx: CheckContext) -> frozenset[str]:
             if not isinstance(account, dict):
                 continue
             try:
-                layouts = tree_layouts(account.get("tree"), ctx.batched_trees)
+                layouts = tree_layouts(account.get("tree"), ctx.facts.batched_trees)
                 if account.get("seq", 0) is None and len(layouts) > 1:
                     layouts = (True, False)  # seq null: a batched tree's, where both layouts give the hash
                 if matching_layout(account, layouts):

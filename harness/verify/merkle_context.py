@@ -54,9 +54,9 @@ def live_accounts(ctx: CheckContext) -> dict[str, dict]:
 def batched_trees(ctx: CheckContext) -> set[str] | None:
     """The batched state trees of the run: the ledger's, else those the target's getQueueInfo names (a contract
     with it: none named is no batched tree); None when the run cannot tell."""
-    if ctx.batched_trees is None and "getQueueInfo" not in ctx.contract.methods:
+    if ctx.facts.batched_trees is None and "getQueueInfo" not in ctx.contract.methods:
         return None
-    return set(ctx.batched_trees or ()) | set(ctx.keys.get("batched_trees"))
+    return set(ctx.facts.batched_trees or ()) | set(ctx.keys.get("batched_trees"))
 
 
 def _kind(ctx: CheckContext, account: dict) -> str | None:
@@ -76,7 +76,7 @@ def _kind(ctx: CheckContext, account: dict) -> str | None:
 def reference_items(ctx: CheckContext, hashes: list[str], name: str) -> dict[str, dict]:
     """The reference's AccountV2 of each hash, when the run has a reference over the same ledger that serves
     getMultipleCompressedAccountsV2 (none answered is none known)."""
-    if ctx.reference is None:
+    if not ctx.has_reference:
         return {}
     found = {}
     for start in range(0, len(hashes), PER_REQUEST):

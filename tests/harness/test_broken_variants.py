@@ -15,6 +15,7 @@ from collections import Counter
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import Basis, Status
 from csi_conformance.harness.core.paths import HTTP_STATUS
 from csi_conformance.harness.core.profile import PROFILES
@@ -33,6 +34,7 @@ from tests.ledger_proofs.support import installed_prover
 
 from .broken import Variant, all_variants, ledger_folder, serving
 from .report.reprs import python_literals
+from .run_args import run_args
 from .variants_proofs import VARIANTS as PROOF_VARIANTS
 
 VARIANTS = all_variants()
@@ -53,7 +55,7 @@ def _run(variant: Variant | None, **config):
         if variant is not None:
             config["contract"] = Contract.for_api(variant.api)
         config.setdefault("skip", [PROOF_CHECK])  # the placeholder prover fails it: tests/harness/test_proof_check.py
-        return run(target, RunConfig(profile=PROFILES["spec"], **config), reference=reference)
+        return run(target, *run_args(profile=PROFILES["spec"], **config), reference=reference)
 
 
 def _run_over_ledger(variant: Variant | None, folder: str, *, only=()):
@@ -113,7 +115,7 @@ def test_proof_variant_cites_its_clauses(variant: Variant) -> None:
     options = ServerOptions(prover_url=shared_prover(installed_prover()).url)
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(Target(stack.enter_context(serving(variant, options)), timeout=60))
-        result = run(target, RunConfig(profile=PROFILES["spec"], only=[variant.check]))
+        result = run(target, RunFacts(profile=PROFILES["spec"]), RunConfig(only=[variant.check]))
     (caught,) = result.checks
     assert caught.status is Status.FAIL, f"{variant.name} not caught: {caught.status} {caught.skip_reason}"
     assert set(variant.clauses) <= {clause for finding in caught.findings if finding.basis in SHOWN_VIOLATED

@@ -35,16 +35,11 @@ def test_an_answer_check_applies_where_the_answers_can_hold_what_it_judges(contr
                                          carries="TokenDatum"))
 
 
-MODULES = {"schema": ("schemas",), "differential": ("differential", "mirror"),
-           "crypto": ("crypto", "tokens", "proofs", "batched"),
-           "consistency": ("consistency", "transactions", "balances"), "health": ("health", "served")}
-"""Family -> the check modules that hold it, where the module is not named after the family."""
-
-
 def test_checks_are_documented() -> None:
+    """Every check says what it checks, and lives in its family's folder (tests/test_layers.py holds the rule)."""
     for spec in REGISTRY.all():
-        modules = {f"csi_conformance.harness.checks.{name}" for name in MODULES.get(spec.family, (spec.family,))}
-        assert spec.description and spec.function.__module__ in modules, spec.id
+        assert spec.description and spec.function.__module__.startswith(
+            f"csi_conformance.harness.checks.{spec.family}."), spec.id
 
 
 def test_committed_clause_map_is_current(contract: Contract) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
@@ -26,7 +27,7 @@ def _run(dispatch: Any, check: str) -> RunResult:
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(Target(stack.enter_context(serving(Variant("v", "consistency", check,
                                                                                    dispatch=dispatch)))))
-        return run(target, RunConfig(profile=PROFILES["spec"], only=[check]))
+        return run(target, RunFacts(profile=PROFILES["spec"]), RunConfig(only=[check]))
 
 
 def _closed_by_owner(real: Dispatch) -> dict[str, list[dict]]:

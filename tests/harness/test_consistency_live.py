@@ -12,6 +12,7 @@ from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
@@ -28,7 +29,7 @@ def _run(dispatch: Any, only: list[str]) -> RunResult:
     variant = Variant("correct", "consistency", only[0], dispatch=dispatch)
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(Target(stack.enter_context(serving(variant))))
-        return run(target, RunConfig(profile=PROFILES["spec"], only=only))
+        return run(target, RunFacts(profile=PROFILES["spec"]), RunConfig(only=only))
 
 
 class _Moving:

@@ -9,6 +9,7 @@ from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
@@ -32,7 +33,7 @@ LAMPORTS = Variant("lamports-off-by-one", "crypto", "crypto.account-hash", dispa
 def _crypto_run(variant):
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(Target(stack.enter_context(serving(variant))))
-        return run(target, RunConfig(profile=PROFILES["spec"], only=["crypto"], skip=[PROOF_CHECK]))
+        return run(target, RunFacts(profile=PROFILES["spec"]), RunConfig(only=["crypto"], skip=[PROOF_CHECK]))
 
 
 def test_a_wrong_leaf_index_is_reported_at_the_leaf_index_with_the_right_one() -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import Basis, RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.core.registry import REGISTRY
@@ -54,7 +55,7 @@ def _serving(ledger: Ledger, wrap: Callable[[Dispatch, str, Any], Any] | None = 
 
 def _run(ledger: Ledger, only: list[str], wrap=None, options: ServerOptions | None = None) -> RunResult:
     with _serving(ledger, wrap, options) as url, Target(url) as target:
-        return run(target, RunConfig(profile=PROFILES["spec"], only=only, skip=NOT_OURS))
+        return run(target, RunFacts(profile=PROFILES["spec"]), RunConfig(only=only, skip=NOT_OURS))
 
 
 def _fails(result: RunResult) -> list[tuple]:

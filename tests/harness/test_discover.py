@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.errors import ConfigError
 from csi_conformance.harness.core.keys import KEY_KINDS, load_keys_file
 from csi_conformance.harness.core.profile import PROFILES
@@ -37,7 +38,8 @@ def test_discovery_finds_every_kind_on_the_default_scenario(tmp_path: Path) -> N
     keys_file = tmp_path / "keys.yaml"
     keys_file.write_text("owners: [11111111111111111111111111111111]\n")
     with serving(None) as url, Target(url) as target:
-        result = run(target, RunConfig(profile=PROFILES["spec"], only=["health"], keys=load_keys_file(keys_file)))
+        result = run(target, RunFacts(profile=PROFILES["spec"]),
+                     RunConfig(only=["health"], keys=load_keys_file(keys_file)))
     found = result.discovered
     assert set(found) == set(KEY_KINDS)
     assert found["owners"][0] == "11111111111111111111111111111111", "vendor keys come first"

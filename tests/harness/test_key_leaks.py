@@ -21,10 +21,11 @@ from urllib.parse import quote, quote_plus
 import pytest
 from csi_conformance.harness.connection import Target
 from csi_conformance.harness.connection.logs import HTTP_LOGGERS
+from csi_conformance.harness.context import RunFacts, steering
 from csi_conformance.harness.core.model import Status
 from csi_conformance.harness.core.profile import profile_named
 from csi_conformance.harness.core.registry import Registry
-from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.engine.runner import run
 from csi_conformance.harness.report import write_reports
 from csi_conformance.harness.report.junit import finding_text
 from csi_conformance.reference_server.options import ServerOptions
@@ -123,11 +124,11 @@ def test_exception_messages_of_a_crashing_check_are_redacted(upstream: str, tmp_
 
     @registry.check("health.crash", clauses=("4.2-M18",), description="raises with the request URL in its message")
     def crash(ctx) -> None:
-        url = ctx.target._url("/", True)  # the URL as sent, key included, as an HTTP library would quote it
+        url = steering.target_of(ctx)._url("/", True)  # the URL as sent, key included
         raise RuntimeError(f"cannot parse answer of {url} (key {quote_plus(KEY)})")
 
     with Target(upstream, api_key=KEY, timeout=HANG_GUARD) as target:
-        result = run(target, RunConfig(profile=profile_named("spec")), registry=registry)
+        result = run(target, RunFacts(profile=profile_named("spec")), registry=registry)
     [check] = result.checks
     assert check.status is Status.ERROR and check.findings[0].title == "The kit could not complete this check"
     assert "RuntimeError: cannot parse answer of" in finding_text(check.findings[0])

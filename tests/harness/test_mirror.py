@@ -17,6 +17,7 @@ from typing import Any
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
 from csi_conformance.groundwork.base58 import b58encode
+from csi_conformance.harness.checks.differential.mirror import build_mirror
 from csi_conformance.harness.connection import Target
 from csi_conformance.harness.context import CheckContext, RunFacts
 from csi_conformance.harness.core.keys import Keys
@@ -24,7 +25,6 @@ from csi_conformance.harness.core.model import RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.discover import discover
 from csi_conformance.harness.engine.runner import RunConfig, run
-from csi_conformance.harness.mirror import build_mirror
 from csi_conformance.harness.report.junit import finding_text
 from csi_conformance.reference_server.generate import generate_scenario
 from csi_conformance.reference_server.scenario import load_scenario, scenario_from_document, validate_document
@@ -42,7 +42,7 @@ MIRROR_CHECKS = ("differential.mirror-ledger", "differential.mirror-accounts", "
 
 def _run(url: str) -> RunResult:
     with Target(url) as target:
-        return run(target, RunConfig(profile=PROFILES["spec"], only=["differential"]))
+        return run(target, RunFacts(profile=PROFILES["spec"]), RunConfig(only=["differential"]))
 
 
 def _mirror_checks(result: RunResult) -> dict[str, Any]:

@@ -131,3 +131,28 @@ def test_the_key_comes_from_the_environment_unless_given(tmp_path: Path) -> None
 
 def test_the_config_schema_names_every_option_but_config() -> None:
     assert set(config_schema()["properties"]["run"]["properties"]) == {o.name for o in OPTIONS} - {"config"}
+
+
+def test_each_option_has_one_default_the_table_s() -> None:
+    """What the options, the engine and the checks' facts fall back on is the table's default, and its help says
+    it: `--concurrency` once had 8 in the table and 1 in the engine."""
+    import dataclasses
+    import re
+
+    from csi_conformance.harness.context import RunFacts
+    from csi_conformance.harness.core.profile import PROFILES
+    from csi_conformance.harness.engine.runner import RunConfig
+
+    defaults = {option.field: option.default for option in OPTIONS if option.default is not None}
+    plain = RunOptions()
+    assert {name: getattr(plain, name) for name in defaults} == defaults
+    assert RunConfig().concurrency == defaults["concurrency"]
+    assert RunFacts(profile=PROFILES[defaults["profile"]]).seed == defaults["seed"]
+    unset = [field.name for field in dataclasses.fields(RunOptions)
+             if field.name not in defaults and field.default not in (None, ())]
+    assert unset == [], "a default belongs in the options table"
+    for option in OPTIONS:
+        said = re.search(r"\(default (\S+?)[,);]", option.help)
+        if option.default is not None and said and not option.flag:
+            shown = option.default.value.lower() if isinstance(option.default, Status) else option.default
+            assert said.group(1) in (str(shown), f"{shown:g}" if isinstance(shown, float) else str(shown)), option.name

@@ -11,8 +11,9 @@ import functools
 from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
-from csi_conformance.harness.checks.pagination import PAGE_SIZES, WALK_PAGES
+from csi_conformance.harness.checks.pagination.checks import PAGE_SIZES, WALK_PAGES
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import Basis, RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
@@ -45,7 +46,7 @@ def _run_long(fault: Any, only: list[str]) -> RunResult:
     with contextlib.ExitStack() as stack:
         url = stack.enter_context(running_server(create_app(dispatch, options, contract=contract)))
         target = stack.enter_context(Target(url))
-        return run(target, RunConfig(profile=PROFILES["spec"], only=only))
+        return run(target, RunFacts(profile=PROFILES["spec"]), RunConfig(only=only))
 
 
 def _long_list_length() -> int:
@@ -99,7 +100,7 @@ def test_a_cursor_before_an_empty_last_page_is_not_a_spec_failure() -> None:
     variant = Variant("end-marker", "pagination", "pagination.null-cursor-at-end", dispatch=_end_marker)
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(Target(stack.enter_context(serving(variant))))
-        result = run(target, RunConfig(profile=PROFILES["spec"], only=["pagination"]))
+        result = run(target, RunFacts(profile=PROFILES["spec"]), RunConfig(only=["pagination"]))
     findings = {(f.check_id, f.title, f.basis, f.status) for f in result.findings}
     assert findings == {("pagination.null-cursor-at-end", "Cursor after a short page", Basis.OBSERVED, Status.INFO)}
     assert {c.check_id: c.status for c in result.checks}["pagination.walk"] is Status.PASS

@@ -13,6 +13,7 @@ import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
 from csi_conformance.groundwork.jsonio import dumps, loads
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import Basis, RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
@@ -56,7 +57,7 @@ class ParamsDropped:
 
 def _run(url_context: Any, only: list[str], profile: str = "spec") -> RunResult:
     with url_context as url, Target(url) as target:
-        return run(target, RunConfig(profile=PROFILES[profile], only=only))
+        return run(target, RunFacts(profile=PROFILES[profile]), RunConfig(only=only))
 
 
 def _check(result: RunResult, check_id: str):

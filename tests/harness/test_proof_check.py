@@ -21,6 +21,7 @@ import httpx
 import pytest
 from csi_conformance.groundwork.base58 import b58decode, b58encode
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import CheckResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
@@ -49,7 +50,7 @@ def prover() -> ProverProcess:
 def _check(variant: Variant | None, options: ServerOptions) -> CheckResult:
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(Target(stack.enter_context(serving(variant, options)), timeout=60))
-        result = run(target, RunConfig(profile=PROFILES["spec"], only=[CHECK]))
+        result = run(target, RunFacts(profile=PROFILES["spec"]), RunConfig(only=[CHECK]))
     (check,) = result.checks
     return check
 

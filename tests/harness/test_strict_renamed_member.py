@@ -12,6 +12,7 @@ from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
@@ -32,7 +33,7 @@ def test_one_renamed_member_is_one_finding_at_the_member() -> None:
     variant = Variant("maybe-token-data", "schema", "schema.result", dispatch=_renamed)
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(Target(stack.enter_context(serving(variant))))
-        result = run(target, RunConfig(profile=PROFILES["strict"], skip=[PROOF_CHECK]))
+        result = run(target, RunFacts(profile=PROFILES["strict"]), RunConfig(skip=[PROOF_CHECK]))
     findings = [f for f in result.findings if f.status is not Status.PASS]
     assert [(f.check_id, f.title) for f in findings] == [("schema.result", "Reading other than the pinned one")]
     (finding,) = findings

@@ -14,16 +14,17 @@ import itertools
 from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
-import csi_conformance.harness.judging.param_walks as paged
+import csi_conformance.harness.checks.pagination.param_walks as paged
 import pytest
 from csi_conformance.harness.connection import Target
 from csi_conformance.harness.core.model import CheckResult, RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.discover import LIST_LIMIT
-from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.engine.runner import run
 from csi_conformance.ledger_crypto import HIGHEST_ADDRESS_PLUS_ONE, AddressTree
 
 from .broken import Dispatch, Variant, _ledger, serving
+from .run_args import run_args
 from .variants_crypto import _proofs_from
 from .variants_trust import VARIANTS, served_by
 
@@ -40,7 +41,7 @@ def _run(variant: Variant | None, only: list[str], *, reference: bool = False) -
         if reference:
             compared = stack.enter_context(Target(stack.enter_context(serving(None))))
             config["scenario"] = "default"
-        return run(target, RunConfig(**config), reference=compared)
+        return run(target, *run_args(**config), reference=compared)
 
 
 def _check(result: RunResult, check_id: str) -> CheckResult:

@@ -11,15 +11,15 @@ import random
 
 import pytest
 from csi_conformance.groundwork.base58 import b58encode
-from csi_conformance.harness.core.keys import Keys
-from csi_conformance.harness.verify.known_trees import state_leaves
-from csi_conformance.harness.verify.trees import (
+from csi_conformance.harness.checks.crypto.known_trees import state_leaves
+from csi_conformance.harness.checks.crypto.trees import (
     MAX_CANDIDATES,
     MAX_LEAVES,
     StateLeaves,
     address_tree_of,
     candidate_roots,
 )
+from csi_conformance.harness.core.keys import Keys
 from csi_conformance.ledger_crypto import ROOT_HISTORY, AddressTree, StateTree
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import Status
 from csi_conformance.harness.core.profile import PROFILES
-from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.engine.runner import run
 from csi_conformance.reference_server.options import ServerOptions
 
 from .broken import serving
@@ -14,7 +15,7 @@ from .broken import serving
 
 def _run(api_key: str | None):
     with serving(None, ServerOptions(api_key="right-key")) as url, Target(url, api_key=api_key) as target:
-        return run(target, RunConfig(profile=PROFILES["spec"]))
+        return run(target, RunFacts(profile=PROFILES["spec"]))
 
 
 def test_missing_key_is_one_clear_reason_and_inconclusive() -> None:

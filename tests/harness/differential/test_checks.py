@@ -8,16 +8,17 @@ from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
+from csi_conformance.cases.loader import scenario_cases
+from csi_conformance.harness.checks.differential.replay import ANSWER, CODE
 from csi_conformance.harness.connection import Target
 from csi_conformance.harness.core.model import Basis, RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
-from csi_conformance.harness.differential.cases import scenario_cases
-from csi_conformance.harness.differential.replay import ANSWER, CODE
-from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.engine.runner import run
 from csi_conformance.harness.report.junit import finding_text
 from csi_conformance.reference_server.errors import INVALID_PARAMS, RpcError
 
 from ..broken import Dispatch, Variant, _on, serving
+from ..run_args import run_args
 from . import variants
 
 ONLY = ["differential.cases", "differential.generated"]
@@ -27,7 +28,7 @@ def _run(variant: Variant | None, reference_url: str | None, cases: list, **conf
     with serving(variant) as url, Target(url) as target:
         reference = Target(reference_url) if reference_url else None
         try:
-            return run(target, RunConfig(profile=PROFILES["spec"], only=ONLY, scenario="default", cases=cases,
+            return run(target, *run_args(profile=PROFILES["spec"], only=ONLY, scenario="default", cases=cases,
                                          **config), reference=reference)
         finally:
             if reference is not None:

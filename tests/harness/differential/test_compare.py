@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from csi_conformance.harness.differential.compare import MISSING, Difference, canonical, differences, render
+from csi_conformance.harness.judging.compare import MISSING, Difference, canonical, differences, render
 
 BIG = 2**64
 

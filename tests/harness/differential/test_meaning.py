@@ -7,12 +7,12 @@ test also shows the rule does not hide a value: the same comparison with a wrong
 from __future__ import annotations
 
 from csi_conformance.groundwork.base58 import b58encode
+from csi_conformance.harness.checks.differential.marked import proof_members, uncompared_members
+from csi_conformance.harness.checks.differential.normalize import normalize
+from csi_conformance.harness.checks.differential.readings import set_aside
+from csi_conformance.harness.checks.differential.replay import BRIDGED
 from csi_conformance.harness.core.profile import PROFILES
-from csi_conformance.harness.differential.compare import differences
-from csi_conformance.harness.differential.marked import proof_members, uncompared_members
-from csi_conformance.harness.differential.normalize import normalize
-from csi_conformance.harness.differential.readings import set_aside
-from csi_conformance.harness.differential.replay import BRIDGED
+from csi_conformance.harness.judging.compare import differences
 from csi_conformance.schema import Contract
 
 from .test_normalize import OWNER, TREE, _account, _state

@@ -6,8 +6,8 @@ import copy
 
 import pytest
 from csi_conformance.groundwork.base58 import b58decode, b58encode
-from csi_conformance.harness.differential.compare import differences
-from csi_conformance.harness.differential.normalize import ALLOWED, NORMALIZERS, READINGS, comparable, normalize
+from csi_conformance.harness.checks.differential.normalize import ALLOWED, NORMALIZERS, READINGS, comparable, normalize
+from csi_conformance.harness.judging.compare import differences
 from csi_conformance.schema import Contract
 
 HASH = "3b87PJpKvNqc91TG3Ut2u4uFGWfQEMRTStSDJow1Ewxu"

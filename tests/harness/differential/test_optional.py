@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 from csi_conformance.cases.loader import load_cases
-from csi_conformance.harness.differential.compare import differences
-from csi_conformance.harness.differential.normalize import normalize
-from csi_conformance.harness.differential.optional import VIEWS, settle
+from csi_conformance.harness.checks.differential.normalize import normalize
+from csi_conformance.harness.checks.differential.optional import VIEWS, settle
+from csi_conformance.harness.judging.compare import differences
 from csi_conformance.schema import Contract
 from csi_conformance.schema.shapes import Shape
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from csi_conformance.cases.model import Case
-from csi_conformance.harness.checks.differential import case_basis
+from csi_conformance.harness.checks.differential.checks import case_basis
+from csi_conformance.harness.checks.differential.normalize import comparable
+from csi_conformance.harness.checks.differential.replay import outcome, reading_gaps
 from csi_conformance.harness.connection import NOT_JSON, Exchange, Target
-from csi_conformance.harness.context import Answer, CheckContext, RunFacts
+from csi_conformance.harness.context import Answer, CheckContext, RunFacts, steering
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.harness.core.profile import PROFILES
-from csi_conformance.harness.differential.normalize import comparable
-from csi_conformance.harness.differential.replay import outcome, reading_gaps
 from csi_conformance.schema import Contract
 
 HASH = "3b87PJpKvNqc91TG3Ut2u4uFGWfQEMRTStSDJow1Ewxu"
@@ -54,7 +54,7 @@ def test_a_case_rests_on_the_spec_unless_it_cites_only_silences(contract: Contra
     assert case_basis(ctx, _case(("4.2-M19",))) is Basis.SPEC
     assert case_basis(ctx, _case(("7-R5", "8-S2"))) is Basis.OBSERVED
     assert case_basis(ctx, _case(("7-R5", "7-C1"))) is Basis.SPEC
-    ctx.target.close()
+    steering.target_of(ctx).close()
 
 
 def _answer(status: int | None, body: bytes, json: object = NOT_JSON, error: str | None = None) -> Answer:

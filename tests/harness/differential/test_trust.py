@@ -9,19 +9,20 @@ from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
+from csi_conformance.harness.checks.differential.requests import generated_params
 from csi_conformance.harness.connection import Target
 from csi_conformance.harness.context import CheckContext, RunFacts
 from csi_conformance.harness.core.model import Basis, RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
-from csi_conformance.harness.differential.requests import generated_params
 from csi_conformance.harness.discover import discover
-from csi_conformance.harness.engine.runner import RunConfig, run
+from csi_conformance.harness.engine.runner import run
 from csi_conformance.harness.report.json_report import to_json
 from csi_conformance.harness.report.junit import finding_text
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.schema import Contract
 
 from ..broken import Variant, _on, serving
+from ..run_args import run_args
 from ..variants_differential import NARROWING, VARIANTS, counter, dropped_after_first_page
 
 DIFFERENTIAL = ["differential.cases", "differential.generated"]
@@ -34,7 +35,7 @@ def _run(variant: Variant | None, only: list[str], options: ServerOptions | None
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(Target(stack.enter_context(serving(variant, options))))
         reference = stack.enter_context(Target(stack.enter_context(serving(None))))
-        return run(target, RunConfig(profile=PROFILES["spec"], only=only, scenario="default", **config),
+        return run(target, *run_args(profile=PROFILES["spec"], only=only, scenario="default", **config),
                    reference=reference)
 
 

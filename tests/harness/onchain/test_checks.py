@@ -15,6 +15,7 @@ from typing import Any
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import Basis, RunResult, Status
 from csi_conformance.harness.core.paths import HTTP_STATUS
 from csi_conformance.harness.core.profile import PROFILES
@@ -44,7 +45,7 @@ NO_QUEUE = ("the chain holds no account in a batched tree's output queue (its pr
 
 def onchain_run(ledger: Ledger, variant: Variant | None, chain: ChainJudge | None, options: ServerOptions) -> RunResult:
     with serving_chain(ledger, variant, options) as url, Target(url, timeout=120) as target:
-        return run(target, RunConfig(profile=PROFILES["spec"], only=["onchain"], chain=chain))
+        return run(target, RunFacts(profile=PROFILES["spec"], chain=chain), RunConfig(only=["onchain"]))
 
 
 def without_program_logs(result: RunResult) -> RunResult:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from csi_conformance.harness.checks.onchain import SPENT_NO_V1
+from csi_conformance.harness.checks.onchain.checks import SPENT_NO_V1
 from csi_conformance.harness.core.errors import UsageError
 from csi_conformance.harness.engine.options import RunOptions
 from csi_conformance.harness.engine.session import certify

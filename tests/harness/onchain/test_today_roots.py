@@ -10,7 +10,7 @@ waiting in batched trees' output queues are never asked a proof of (test_queued.
 from __future__ import annotations
 
 import pytest
-from csi_conformance.harness.checks.onchain import SPENT_NO_V1
+from csi_conformance.harness.checks.onchain.checks import SPENT_NO_V1
 from csi_conformance.harness.core.model import RunResult, Status
 from csi_conformance.harness.core.registry import REGISTRY
 from csi_conformance.harness.report.junit import finding_text

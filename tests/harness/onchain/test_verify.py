@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from csi_conformance.groundwork.base58 import b58encode
+from csi_conformance.harness.checks.onchain.plan import Usable, chain_of, transaction_parts
+from csi_conformance.harness.checks.onchain.roots import Served, address_roots, root_problems, validity_roots
 from csi_conformance.harness.core.failures import NotApplicable
-from csi_conformance.harness.verify.onchain import Usable, chain_of, transaction_parts
-from csi_conformance.harness.verify.onchain_roots import Served, address_roots, root_problems, validity_roots
 from csi_conformance.harness.verify.validity import Problem
 from csi_conformance.ledger_chain import RootHistory
 from solders.pubkey import Pubkey

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 from csi_conformance.harness.connection import Target
+from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
 from csi_conformance.harness.report import write_html
@@ -31,7 +32,8 @@ def screenshot(out: Path) -> None:
     variant = next(v for v in VARIANTS if v.name == "shifted-leaf-index")
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(Target(stack.enter_context(serving(variant))))
-        result = run(target, RunConfig(profile=PROFILES["spec"], only=["crypto", "schema"], skip=[PROOF_CHECK]))
+        result = run(target, RunFacts(profile=PROFILES["spec"]),
+                     RunConfig(only=["crypto", "schema"], skip=[PROOF_CHECK]))
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         raise SystemExit("chromium is not installed (apt-get install -y chromium)")
