@@ -4,9 +4,12 @@ Each repetition is a fresh `csi run --report-dir DIR` (no flags: the default pro
 check selection), timed from the command's start to its exit, so the figure includes starting
 Python, loading the contract and starting the bundled reference server. The number of checked
 requests is `requests` from the run's report.json. Exit codes 0 (conformant) and 1 (findings)
-both count as a completed run.
+both count as a completed run. `--cache cold` gives each run an empty proof cache (every proof made,
+the prover started); `--cache warm` fills one with a run first, not timed (no proof made, no prover
+started); without it, runs use the machine's cache as it is.
 
     .venv/bin/python benchmarks/bench_certification.py            # 3 repetitions
+    .venv/bin/python benchmarks/bench_certification.py --cache cold --repeat 2
     .venv/bin/python benchmarks/bench_certification.py --repeat 5 --json
 """
 
@@ -14,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -35,11 +40,13 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def certify_once(extra: list[str]) -> dict:
-    """One `csi run`: wall time, CPU time, exit code and what its report says."""
+def certify_once(extra: list[str], cache: Path | None = None) -> dict:
+    """One `csi run` (with `cache` as its proof cache): wall time, CPU time, exit code and what its report says."""
+    env = {**os.environ, **({"CSI_PROOF_CACHE": str(cache)} if cache is not None else {})}
     with tempfile.TemporaryDirectory() as reports:
         cpu, start = _children_cpu(), time.perf_counter()
-        done = subprocess.run(csi("run", "--report-dir", reports, *extra), cwd=ROOT, capture_output=True, text=True)
+        done = subprocess.run(csi("run", "--report-dir", reports, *extra), cwd=ROOT, capture_output=True, text=True,
+                              env=env)
         wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
         if done.returncode not in (0, 1):
             raise RuntimeError(f"csi run exited with {done.returncode}: {done.stderr[-2000:]}")
@@ -55,18 +62,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--cache", choices=("cold", "warm"), help="an empty proof cache per run, or one filled first")
     parser.add_argument("extra", nargs="*", help="more `csi run` arguments, after --")
     args = parser.parse_args()
     if not args.json:
         print(f"machine: {machine()}", flush=True)
-    runs = []
+    runs, scratch = [], Path(tempfile.mkdtemp(prefix="csi-bench-proofs-"))
+    if args.cache == "warm":
+        certify_once(args.extra, scratch / "warm")
     for index in range(args.repeat):
-        run = certify_once(args.extra)
+        cache = scratch / ("warm" if args.cache == "warm" else f"cold-{index}") if args.cache else None
+        run = certify_once(args.extra, cache)
         runs.append(run)
         if not args.json:
             print(f"run {index + 1}: {run['wall_s']:.1f} s wall ({run['run_s']:.1f} s in the engine, "
                   f"{run['cpu_s']:.1f} s CPU), {run['requests']:,} checked requests, exit {run['exit']}, "
                   f"checks {run['checks']}", flush=True)
+    shutil.rmtree(scratch, ignore_errors=True)
     wall = statistics.median(r["wall_s"] for r in runs)
     requests = min(r["requests"] for r in runs)
     summary = {"median_wall_s": wall, "requests": requests, "requests_per_s": round(requests / wall),

@@ -34,10 +34,11 @@ from csi_conformance.ledger_chain.instructions import metas
 from csi_conformance.ledger_chain.model import Model
 from csi_conformance.ledger_chain.operations import Built, Context, Operation
 from csi_conformance.ledger_chain.programs import ACCOUNT_COMPRESSION, NOOP, REGISTRY, pda
-from csi_conformance.ledger_chain.proofs import ProverUnavailable, ask_prover, cached_proof, default_cache_dir
+from csi_conformance.ledger_chain.proofs import ProverUnavailable, ask_prover, default_cache_dir
 from csi_conformance.ledger_crypto import StateTree
 from csi_conformance.ledger_crypto.batched import hash_chain
 from csi_conformance.ledger_proofs.batch_setup import BatchProverProcess, KitSetup, find_kit_setup, prover_binary
+from csi_conformance.ledger_proofs.proof_cache import cached_proof
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
@@ -66,12 +67,19 @@ class BatchProver:
     _process: BatchProverProcess | None = None
 
     def prove(self, body: bytes) -> dict[str, list[int]]:
-        proof, cached = cached_proof(self.cache_dir, body, lambda: ask_prover(self._url(), body, self.timeout))
+        proof, cached = cached_proof(self.cache_dir, body, lambda: ask_prover(self._url(), body, self.timeout),
+                                     keys=self._keys())
         if cached:
             self.cached += 1
         else:
             self.proved += 1
         return proof
+
+    def _keys(self) -> str:
+        """The kit setup's keys by their files' SHA-256 (made once per machine: made again, they are other keys, and
+        a proof of the old ones is never found)."""
+        files = self.setup.manifest.get("files", {})
+        return "kit setup " + ",".join(f"{name}:{spec.get('sha256')}" for name, spec in sorted(files.items()))
 
     def _url(self) -> str:
         if self._process is None or not self._process.running:

@@ -11,8 +11,6 @@ generations of the prover (the 0.18.0 prover reads `input-compressed-accounts` /
 
 from __future__ import annotations
 
-import hashlib
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,13 +20,13 @@ import httpx
 from csi_conformance.groundwork.cache import user_cache
 from csi_conformance.groundwork.errors import ConfigError, JsonError
 from csi_conformance.groundwork.jsonio import dumps, loads
-from csi_conformance.ledger_crypto.groth16 import proof_from_gnark
 from csi_conformance.ledger_proofs.install import find_installation
 from csi_conformance.ledger_proofs.process import ProverStartError, shared_prover, shared_v2_prover
+from csi_conformance.ledger_proofs.proof_cache import cached_proof
 from csi_conformance.ledger_proofs.request_v2 import V2Account, v2_request
 
 __all__ = ["AccountProof", "AddressProof", "BatchProving", "ChainProver", "ProverUnavailable", "ask_prover",
-           "cached_proof", "default_cache_dir", "request_body"]
+           "default_cache_dir", "request_body"]
 
 
 class ProverUnavailable(ConfigError):
@@ -144,23 +142,6 @@ class ChainProver:
             raise ProverUnavailable(f"a v2 proof is needed: {exc}") from exc
         assert prover is not None  # waited for
         return prover.url.rstrip("/") + "/prove"
-
-
-def cached_proof(cache_dir: Path, body: bytes, ask: Callable[[], Any]) -> tuple[dict[str, list[int]], bool]:
-    """The compressed proof of a prover request from `cache_dir` (kept under the SHA-256 of its bytes), else from
-    `ask()` (gnark's JSON), then kept; and whether it came from the cache. A damaged entry is proven again."""
-    path = cache_dir / f"{hashlib.sha256(body).hexdigest()}.json"
-    if path.is_file():
-        try:
-            return loads(path.read_text(encoding="utf-8")), True
-        except (OSError, JsonError, ValueError):
-            path.unlink(missing_ok=True)
-    proof = proof_from_gnark(ask())
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(dumps(proof), encoding="utf-8")
-    os.replace(temporary, path)
-    return proof, False
 
 
 def ask_prover(endpoint: str, body: bytes, timeout: float) -> Any:

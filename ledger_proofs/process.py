@@ -28,7 +28,8 @@ from csi_conformance.groundwork import interrupts
 from csi_conformance.ledger_proofs.install import Installation, ProverInstallError, find_installation
 from csi_conformance.ledger_proofs.install_v2 import V2Installation, find_v2_installation
 
-__all__ = ["ProverProcess", "ProverStartError", "running_prover", "shared_prover", "shared_running", "shared_v2_prover"]
+__all__ = ["ProverProcess", "ProverStartError", "running_prover", "shared_prover", "shared_running", "shared_v2_prover",
+           "start_shared_prover"]
 
 
 class ProverStartError(ProverInstallError):
@@ -198,28 +199,40 @@ def running_prover(installation: Installation | None = None) -> Iterator[ProverP
         prover.stop()
 
 
-_SHARED: ProverProcess | None = None
+_SHARED: _OwnedProver | None = None
 _SHARED_LOCK = threading.Lock()
 
 
 def shared_prover(installation: Installation | None = None) -> ProverProcess:
-    """One prover for the whole process, started on first use and ended at exit: every reference
-    server of a process (a test session, `csi run` with its reference) shares it."""
+    """One prover for the whole process, started on first use, owned by a thread of its own (whatever thread asked
+    first: a request's, a background start's) and ended at exit: every reference server of a process (a test
+    session, `csi run` with its reference) shares it. Waits until it answers."""
+    return _shared_v1(installation).started()
+
+
+def start_shared_prover(installation: Installation | None = None) -> None:
+    """Begin starting the process-wide prover (`shared_prover`) and return at once: a background start."""
+    _shared_v1(installation)
+
+
+def _shared_v1(installation: Installation | None) -> _OwnedProver:
     global _SHARED
     with _SHARED_LOCK:
-        if _SHARED is None or not _SHARED.running:
+        if _SHARED is None or _SHARED.ended.is_set():
             installation = installation or find_installation()
             if installation is None:
                 raise ProverStartError("the light prover is not installed: run `csi prover install`")
-            _SHARED = ProverProcess(installation).start()
+            _SHARED = _OwnedProver(installation)
         return _SHARED
 
 
 def shared_running() -> ProverProcess | None:
-    """The process-wide prover when it is running, else None (nothing is started)."""
+    """The process-wide prover when it is running, else None (nothing is started, nothing waited for)."""
     with _SHARED_LOCK:
-        return _SHARED if _SHARED is not None and _SHARED.running else None
-
+        owned = _SHARED
+    if owned is None or not owned.ready.is_set() or owned.error is not None or owned.ended.is_set():
+        return None
+    return owned.prover if owned.prover.running else None
 
 
 class _OwnedProver:
@@ -229,7 +242,7 @@ class _OwnedProver:
     the process: a prover started from a short-lived thread (a background start, a server's worker thread)
     would be ended with it. The owner thread starts the child, says when it answers, then waits for its end."""
 
-    def __init__(self, installation: V2Installation) -> None:
+    def __init__(self, installation: Installation | V2Installation) -> None:
         self.prover = ProverProcess(installation)
         self.error: ProverStartError | None = None
         self.ready = threading.Event()

@@ -1,17 +1,21 @@
 """Where getValidityProof's `compressedProof` comes from: the light prover, another prover service, or a placeholder.
 
-With a prover URL, `HttpProver` asks the service (ledger-facts.md, "Validity proofs"): the light
-prover that `csi serve --prover light` runs as a child process (`ledger_proofs.process`), or one
-someone runs elsewhere (`--prover-url`). Its refusal of the reference's inputs is a bug of the
-reference: it is printed to stderr and answered as a server error. Without a prover
-(`--prover none`), `DeterministicProver` serves a placeholder: well-formed compressed curve points
-derived from the inputs (the official client needs the three byte arrays and rejects `null`).
-They pass every shape and curve check and are NOT a proof: the harness's Groth16 check fails them.
-`choose_prover` and `start_prover` pick and start the prover for `csi serve` and the `csi run` reference.
+With a prover URL, `HttpProver` asks the service (ledger-facts.md, "Validity proofs"): the light prover that
+`csi serve --prover light` runs as a child process (`ledger_proofs.process`), or one someone runs elsewhere
+(`--prover-url`). The reference `csi run` starts serves the kit's own prover (`KIT_V1`, `KitProver`): each
+proof is read from the machine's proof cache (`ledger_proofs.proof_cache`) when the same request under the
+same keys was proven before, and the prover is started only for a request the cache lacks (in the background
+at once over a ledger the cache has not seen: `warm_v1`). A prover's refusal of the reference's inputs is a
+bug of the reference: it is printed to stderr and answered as a server error. Without a prover (`--prover
+none`), `DeterministicProver` serves a placeholder: well-formed compressed curve points derived from the
+inputs (the official client needs the three byte arrays and rejects `null`). They pass every shape and curve
+check and are NOT a proof: the harness's Groth16 check fails them. `choose_prover` and `start_prover` pick and
+start the prover for `csi serve` and the `csi run` reference.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import os
@@ -20,6 +24,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import httpx
@@ -27,20 +32,36 @@ from csi_conformance.groundwork.errors import JsonError, UsageError
 from csi_conformance.groundwork.jsonio import dumps, loads
 from csi_conformance.ledger_crypto.groth16 import deterministic_proof, proof_from_gnark
 from csi_conformance.ledger_proofs.install import find_installation, manifest
-from csi_conformance.ledger_proofs.process import shared_prover, shared_running
+from csi_conformance.ledger_proofs.process import (
+    ProverStartError,
+    shared_prover,
+    shared_running,
+    start_shared_prover,
+)
+from csi_conformance.ledger_proofs.proof_cache import cached_proof, knows_ledger, mark_ledger, proof_cache_dir
 
 __all__ = [
+    "KIT_V1",
     "AccountInput",
     "AddressInput",
     "DeterministicProver",
     "HttpProver",
+    "KitProver",
     "Prover",
     "ProverError",
     "choose_prover",
     "prover_for",
     "prover_request_body",
+    "roots_digest",
     "start_prover",
+    "warm_v1",
 ]
+
+KIT_V1 = "kit:0.18.0"
+"""`ServerOptions.prover_url` naming the kit's own 0.18.0 prover: proofs from the proof cache, else from the prover,
+started on first need."""
+KIT_TIMEOUT = 120.0
+"""Seconds a proof of the kit's prover may take, its start included when it is the first."""
 
 _U256 = 2**256
 _U32 = 2**32
@@ -209,6 +230,13 @@ class HttpProver:
 
     def _ask(self, body: bytes) -> dict:
         try:
+            return proof_from_gnark(self.ask_gnark(body))
+        except ValueError as exc:
+            raise ProverError(f"prover at {self._endpoint} answered no gnark proof: {exc}") from exc
+
+    def ask_gnark(self, body: bytes) -> Any:
+        """The prover's answer to one request, as gnark's JSON; ProverError saying what went wrong and where."""
+        try:
             response = httpx.post(
                 self._endpoint, content=body, timeout=self.timeout, headers={"content-type": "application/json"}
             )
@@ -221,16 +249,79 @@ class HttpProver:
             print(f"csi serve: BUG of the reference: the prover refused its inputs: {problem}", file=sys.stderr)
             raise ProverError(problem)
         try:
-            return proof_from_gnark(loads(response.content))
+            return loads(response.content)
         except JsonError as exc:
             raise ProverError(f"prover at {self._endpoint} answered invalid JSON: {exc}") from exc
+
+
+class KitProver:
+    """One of the kit's own provers (0.18.0, or 0.27.0 for the v2 circuits): each proof from the proof cache under
+    its keys' package, else from the process-wide prover, started by `start` on the first request the cache lacks.
+    """
+
+    def __init__(self, start: Callable[[], str], keys: str, *, cache_dir: Path | None = None) -> None:
+        self.start, self.keys = start, keys
+        self.cache_dir = cache_dir or proof_cache_dir()
+
+    def prove(self, accounts: Sequence[AccountInput], addresses: Sequence[AddressInput]) -> dict:
+        return self.prove_body(dumps(prover_request_body(accounts, addresses)).encode())
+
+    def prove_body(self, body: bytes) -> dict:
+        try:
+            proof, _ = cached_proof(self.cache_dir, body, lambda: self._ask(body), keys=self.keys)
         except ValueError as exc:
-            raise ProverError(f"prover at {self._endpoint} answered no gnark proof: {exc}") from exc
+            raise ProverError(f"the kit's prover answered no gnark proof: {exc}") from exc
+        return proof
+
+    def _ask(self, body: bytes) -> Any:
+        try:
+            url = self.start()
+        except ProverStartError as exc:
+            raise ProverError(str(exc)) from exc
+        return HttpProver(url, timeout=KIT_TIMEOUT).ask_gnark(body)
+
+
+def _kit_v1_url() -> str:
+    return shared_prover().url
 
 
 def prover_for(url: str | None) -> Prover:
-    """An `HttpProver` for a configured URL, else the `DeterministicProver`."""
+    """The kit's own prover for `KIT_V1`, an `HttpProver` for another URL, else the `DeterministicProver`."""
+    if url == KIT_V1:
+        return KitProver(_kit_v1_url, f"{manifest()['package']}@{manifest()['version']} {manifest()['integrity']}")
     return HttpProver(url) if url else DeterministicProver()
+
+
+def roots_digest(ledger: Any) -> str:
+    """What names a ledger's state to the proof cache: every tree's pubkey and root (a proof's inputs follow)."""
+    trees = [*sorted(ledger.state_trees.items()), (ledger.address_tree_key, ledger.address_tree)]
+    trees += sorted((key, queue.tree) for key, queue in ledger.batched_address_trees.items())
+    return hashlib.sha256(b"".join(key + tree.root for key, tree in trees)).hexdigest()
+
+
+def warm_v1(prover_url: str | None, ledger: Any, *, say: Callable[[str], None] | None = None) -> bool:
+    """Over a ledger the proof cache has not seen, start the kit's prover in the background now, so the first
+    proof does not wait for its keys (then remember the ledger); over one it has, start nothing: a request the
+    cache lacks starts it. Whether it was started."""
+    if prover_url != KIT_V1:
+        return False
+    cache, ledger_name = proof_cache_dir(), roots_digest(ledger)
+    if knows_ledger(cache, ledger_name):
+        if say is not None:
+            say(f"light prover {manifest()['version']}: this ledger's proofs are in the proof cache ({cache}); the "
+                "prover starts only for a request the cache lacks")
+        return False
+    _start_quietly()
+    mark_ledger(cache, ledger_name)
+    if say is not None:
+        say(f"starting the light prover {manifest()['version']} in the background (all 15 circuits: about 15 s on "
+            "an idle machine); proofs are kept in the proof cache, so the next run over this ledger makes none")
+    return True
+
+
+def _start_quietly() -> None:
+    with contextlib.suppress(ProverStartError):  # said again, with the prover's log, by the request needing it
+        start_shared_prover()
 
 
 PROVER_CHOICES = ("light", "none")

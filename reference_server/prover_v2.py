@@ -4,7 +4,8 @@ An account appended to a batched state tree (height 32) and a new address of a b
 (height 40) are proven by the v2 circuits, whose one public input is a hash of the roots, leaves and
 addresses (`ledger_proofs.circuits_v2`). The 0.27.0 prover (`csi prover install --v2`) holds proving keys
 of Light's June-2025 setup for 9 of them (`PROVABLE`); it starts in the background as soon as a ledger with
-batched trees is served (its keys take 30-60 s to load), and a proof request waits for it. A count no
+batched trees the proof cache has not seen is served (its keys take 30-60 s to load), and a proof request
+waits for it; proofs are kept in the proof cache as the v1 prover's are (`prover.KitProver`). A count no
 reachable setup has a proving key for, a request mixing v1 and v2 trees (no circuit takes both), or no
 v2 prover installed: the proof is served as null, which the spec allows ("ValidityProof or null"), never a
 placeholder that looks like a proof.
@@ -17,11 +18,12 @@ from collections.abc import Callable, Sequence
 
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.ledger_proofs.circuits_v2 import PROVABLE
-from csi_conformance.ledger_proofs.install_v2 import find_v2_installation
+from csi_conformance.ledger_proofs.install_v2 import find_v2_installation, v2_manifest
 from csi_conformance.ledger_proofs.process import ProverStartError, shared_v2_prover
+from csi_conformance.ledger_proofs.proof_cache import knows_ledger, mark_ledger, proof_cache_dir
 from csi_conformance.ledger_proofs.request_v2 import V2Account, V2Address, v2_request
 from csi_conformance.reference_server.ledger import Ledger
-from csi_conformance.reference_server.prover import HttpProver, ProverError
+from csi_conformance.reference_server.prover import HttpProver, KitProver, roots_digest
 
 __all__ = ["KIT_V2", "provable", "prove_v2", "v2_prover_for", "warm_v2"]
 
@@ -42,12 +44,17 @@ def warm_v2(v2_prover: str | None, ledger: Ledger, *, say: Callable[[str], None]
     account appended to a batched tree, a batched address tree), so the first v2 proof does not wait for its keys;
     `say` is told so."""
     appended = any(ledger.state_trees[key].next_index for key in ledger.batched_trees())
-    if v2_prover == KIT_V2 and (appended or ledger.batched_address_trees):
-        with contextlib.suppress(ProverStartError):  # said again, with the prover's log, by the request needing it
-            shared_v2_prover(wait=False)
-            if say is not None:
-                say("starting the light prover of the v2 circuits (0.27.0) in the background for the batched "
-                    "trees' proofs: its keys load in 20-60 s, and the first v2 proof waits for them")
+    if v2_prover != KIT_V2 or not (appended or ledger.batched_address_trees):
+        return
+    cache, ledger_name = proof_cache_dir(), f"v2 {roots_digest(ledger)}"
+    if knows_ledger(cache, ledger_name):
+        return  # its v2 proofs are in the proof cache: a request the cache lacks starts the prover
+    with contextlib.suppress(ProverStartError):  # said again, with the prover's log, by the request needing it
+        shared_v2_prover(wait=False)
+        mark_ledger(cache, ledger_name)
+        if say is not None:
+            say("starting the light prover of the v2 circuits (0.27.0) in the background for the batched "
+                "trees' proofs: its keys load in 20-60 s, and the first v2 proof waits for them")
 
 
 def provable(accounts: int, addresses: int) -> bool:
@@ -61,11 +68,10 @@ def prove_v2(v2_prover: str | None, accounts: Sequence[V2Account], addresses: Se
     if v2_prover is None or not provable(len(accounts), len(addresses)):
         return None
     _, body = v2_request(accounts, addresses)
-    try:
-        url = _kit_url() if v2_prover == KIT_V2 else v2_prover
-    except ProverStartError as exc:
-        raise ProverError(str(exc)) from exc
-    return HttpProver(url, timeout=PROOF_TIMEOUT).prove_body(dumps(body).encode())
+    if v2_prover != KIT_V2:
+        return HttpProver(v2_prover, timeout=PROOF_TIMEOUT).prove_body(dumps(body).encode())
+    keys = f"{v2_manifest()['package']}@{v2_manifest()['version']} {v2_manifest()['integrity']}"
+    return KitProver(_kit_url, keys).prove_body(dumps(body).encode())
 
 
 def _kit_url() -> str:

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from csi_conformance.groundwork.base58 import b58encode
+from csi_conformance.groundwork.errors import UsageError
 from csi_conformance.ledger_ingest import LedgerSource
+from csi_conformance.ledger_proofs.install import find_installation
 from csi_conformance.reference_server.app import create_app
 from csi_conformance.reference_server.ingest import ingest_source, slice_keys
 from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.ledger_native import NativeLedger
 from csi_conformance.reference_server.methods import call
 from csi_conformance.reference_server.options import ServerOptions
-from csi_conformance.reference_server.prover import choose_prover, start_prover
+from csi_conformance.reference_server.prover import KIT_V1, choose_prover, warm_v1
 from csi_conformance.reference_server.prover_v2 import v2_prover_for, warm_v2
 from csi_conformance.reference_server.scenario import load_scenario, scenario_from_document
 from csi_conformance.reference_server.serve import running_server
@@ -93,7 +95,9 @@ def certified_reference(source: Source = "default", *, prover: str = "auto", opt
     if options is None:
         prover_url = _prover_url(prover)
         options = ServerOptions(prover_url=prover_url, v2_prover=v2_prover_for(prover_url))
-    warm_v2(options.v2_prover, built, say=lambda line: print(f"csi reference: {line}", file=sys.stderr, flush=True))
+    say = _saying("csi reference")
+    warm_v1(options.prover_url, built, say=say)
+    warm_v2(options.v2_prover, built, say=say)
     keys = slice_keys(built) if isinstance(source, LedgerSource) and isinstance(built, NativeLedger) else {}
     with running_server(app_for(built, options, Contract.for_api(api))) as url:
         yield ReferenceHandle(url, keys, "real" if options.prover_url else "placeholder",
@@ -101,15 +105,23 @@ def certified_reference(source: Source = "default", *, prover: str = "auto", opt
                               tuple(b58encode(key) for key in built.batched_trees()))
 
 
-def _prover_url(prover: str) -> str | None:
-    """The light prover's URL for the bundled reference, or None for placeholders, said in one line each."""
+def _saying(who: str) -> Callable[[str], None]:
     def say(line: str) -> None:
-        print(f"csi reference: {line}", file=sys.stderr, flush=True)
+        print(f"{who}: {line}", file=sys.stderr, flush=True)
 
+    return say
+
+
+def _prover_url(prover: str) -> str | None:
+    """The kit's own prover (`KIT_V1`: proofs from the proof cache, the prover started when one is lacking) for the
+    bundled reference, or None for placeholders, said in one line."""
     if prover == "none":
         return None
     if prover == "auto" and choose_prover() == "none":
-        say("no light prover installed: the bundled reference serves placeholder proofs and crypto.groth16-proof "
-            "is UNVERIFIED; `csi prover install` (or `make prover`) to verify real ones")
+        _saying("csi reference")("no light prover installed: the bundled reference serves placeholder proofs and "
+                                 "crypto.groth16-proof is UNVERIFIED; `csi prover install` (or `make prover`) to "
+                                 "verify real ones")
         return None
-    return start_prover("light" if prover == "light" else None, say=say)
+    if find_installation() is None:
+        raise UsageError("the light prover is not installed: run `csi prover install` (or give --prover none)")
+    return KIT_V1

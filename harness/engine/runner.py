@@ -9,34 +9,30 @@ reports consume.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue: a run over the default registry runs it all)
-from csi_conformance.harness.connection import NOT_JSON, Exchange, Target
+from csi_conformance.harness.connection import Target
 from csi_conformance.harness.connection.kinds import IN_FLIGHT
-from csi_conformance.harness.context import Answer, CheckContext, RunFacts, steering
+from csi_conformance.harness.context import CheckContext, RunFacts, steering
 from csi_conformance.harness.core.baseline import apply_baseline
 from csi_conformance.harness.core.errors import TargetError
 from csi_conformance.harness.core.events import CheckFinished, Event, PhaseStarted, RunFinished, RunStarted
-from csi_conformance.harness.core.failures import CheckFailure, NotApplicable, Skip
+from csi_conformance.harness.core.failures import Skip
 from csi_conformance.harness.core.keys import Keys
 from csi_conformance.harness.core.model import (
     BaselineEntry,
-    Basis,
     CheckResult,
-    Finding,
     Observation,
     RunResult,
     Status,
 )
 from csi_conformance.harness.core.registry import REGISTRY, CheckSpec, Registry
-from csi_conformance.harness.core.values import jsonable
 from csi_conformance.harness.discover import discover
+from csi_conformance.harness.engine.answer_judge import AnswerJudge, guarded, record_finding, result_for
 from csi_conformance.harness.engine.options import DEFAULT_CONCURRENCY
 from csi_conformance.harness.engine.preconditions import caught_up, knows_ledger, preflight
 from csi_conformance.harness.engine.shard import Shard
@@ -90,42 +86,24 @@ def run(target: Target, facts: RunFacts, config: RunConfig | None = None, *, reg
     contract = facts.contract
     specs = registry.select(config.only, config.skip)
     methods = _methods(contract, config.only)
-    results = {spec.id: CheckResult(spec.id, spec.family, spec.clauses, spec.description,
-                                    basis=spec.basis)
-               for spec in specs}
-    answer_specs = [spec for spec in specs if spec.kind == "answer"]
+    results = {spec.id: result_for(spec) for spec in specs}
+    answers = AnswerJudge(specs, results, methods=methods)
     label = config.target_label or target.redactor.url(target.base_url)
     outcome = RunResult(target=label, target_name=config.target_name, target_version=config.target_version,
                         ledger=config.ledger, profile=facts.profile.name, seed=facts.seed,
                         spec_version=contract.version, started=datetime.now(UTC).isoformat(timespec="seconds"))
-
-    def on_answer(ctx: CheckContext, answer: Answer) -> None:
-        if methods and answer.method not in methods:
-            return
-        for spec in answer_specs:
-            results[spec.id].runs += 1
-            if spec.applies_to_answers(ctx.contract, answer.method):
-                results[spec.id].methods.add(answer.method)
-            _guarded(ctx, spec, results[spec.id], lambda s=spec: s.function(ctx, answer), answer.method)
-
-    def on_failure_body(ctx: CheckContext, answer: Answer) -> None:
-        """A 429 the client retried after: judged by the checks of failure bodies only (§7)."""
-        for spec in answer_specs:
-            if spec.only_when and (not methods or answer.method in methods):
-                _guarded(ctx, spec, results[spec.id], lambda s=spec: s.function(ctx, answer), answer.method)
-
-    ctx = CheckContext(facts, target, on_answer, keys=copy.deepcopy(config.keys), reference=reference,
-                       on_failure_body=on_failure_body, notify=on_event)
+    ctx = CheckContext(facts, target, answers.judge, keys=copy.deepcopy(config.keys), reference=reference,
+                       on_failure_body=answers.failure_body, notify=on_event)
     started = time.monotonic()
     for handle in (target, reference):
         if handle is not None:
             handle.gate.configure(concurrency=config.concurrency, limits=IN_FLIGHT,
                                   budget=facts.max_requests if handle is target else None)
-    on_event(RunStarted(total=len(specs), answer_checks=len(answer_specs)))
+    on_event(RunStarted(total=len(specs), answer_checks=len(answers.specs)))
     try:
         with Workers(target, reference, config.concurrency) as workers:
             steering.lend_pool(ctx, workers)
-            _certify(ctx, workers, specs, results, methods, config.shard, outcome, on_event,
+            _certify(ctx, workers, specs, answers, methods, config.shard, outcome, on_event,
                      config.ledger_signatures)
     except KeyboardInterrupt:
         outcome.interrupted = True
@@ -149,10 +127,11 @@ def run(target: Target, facts: RunFacts, config: RunConfig | None = None, *, reg
     return outcome
 
 
-def _certify(ctx: CheckContext, workers: Workers, specs: list[CheckSpec], results: dict[str, CheckResult],
+def _certify(ctx: CheckContext, workers: Workers, specs: list[CheckSpec], answers: AnswerJudge,
              methods: set[str], shard: Shard | None, outcome: RunResult, on_event: Callable[[Event], None],
              ledger_signatures: Sequence[str]) -> None:
     """Preconditions, discovery, the active checks' units, then the answer checks' final word."""
+    results = answers.results
     try:
         on_event(PhaseStarted("reaching the target"))
         preflight(ctx)
@@ -166,14 +145,12 @@ def _certify(ctx: CheckContext, workers: Workers, specs: list[CheckSpec], result
     on_event(PhaseStarted("discovering keys"))
     _discover(ctx)
     units = plan(ctx, specs, results, methods, shard)
-    run_units(ctx, workers, specs, units, results, _guarded, _record, on_event)
+    run_units(ctx, workers, specs, units, results, guarded, record_finding, on_event)
     for twin in steering.memo_forks(ctx):  # what the checks' shared memos asked, judged in the order of their names
         steering.absorb(ctx, twin)
-    for spec in specs:
-        if spec.kind == "answer":
-            if spec.only_when and not results[spec.id].examined_total:
-                results[spec.id].not_applicable = f"this run had no {spec.only_when} to judge"
-            on_event(CheckFinished(results[spec.id]))  # an answer check's status is final only now
+    answers.settle()
+    for spec in answers.specs:
+        on_event(CheckFinished(results[spec.id]))  # an answer check's status is final only now
 
 
 def _methods(contract: Contract, only: Iterable[str]) -> set[str]:
@@ -204,91 +181,6 @@ def _inconclusive(ctx: CheckContext, outcome: RunResult) -> list[str]:
     return reasons
 
 
-def _guarded(ctx: CheckContext, spec: CheckSpec, result: CheckResult, body: Callable[[], object],
-             method: str | None, *, record: Callable[[CheckResult, Finding], None] | None = None) -> bool:
-    """Run one check body; what it raises becomes a finding or a skip, never a crash of the run. False
-    when the body found that its rule cannot apply (`NotApplicable`).
-
-    The check is made the context's running one for the duration, so what it examines and defers
-    is its own, even when its requests run the answer checks in between.
-    """
-    record = record or _record
-    saved = steering.enter(ctx, result, method)
-    try:
-        body()
-    except CheckFailure as failure:
-        record(result, _finding(ctx, spec, failure, method))
-    except NotApplicable as reason:
-        result.not_applicable = reason.reason
-        return False
-    except Skip as skip:
-        result.skipped.append(skip.reason)
-    except KeyboardInterrupt:
-        result.incomplete = "interrupted before it finished"
-        raise
-    except Exception as exc:  # an error of the kit: reported as such, never as a FAIL of the target
-        failure = CheckFailure("The kit could not complete this check", expected="the check to run to its end",
-                               received=steering.target_of(ctx).redactor.text(f"{type(exc).__name__}: {exc}"),
-                               basis=Basis.KIT)
-        record(result, _finding(ctx, spec, failure, method))
-    finally:
-        for failure in steering.leave(ctx, saved):
-            record(result, _finding(ctx, spec, failure, method))
-    return True
-
-
-def _finding(ctx: CheckContext, spec: CheckSpec, failure: CheckFailure, method: str | None) -> Finding:
-    basis = failure.basis or spec.basis
-    answer = failure.answer
-    merged = failure.response
-    exchange = answer.exchange if answer is not None else None
-    return Finding(
-        check_id=spec.id,
-        title=failure.title,
-        status=failure.status or ctx.facts.profile.status_for(basis),
-        basis=basis,
-        clauses=failure.clauses or spec.clauses,
-        method=failure.method or method,
-        kind=failure.kind,
-        expected=_value(ctx, failure.expected),
-        received=_value(ctx, failure.received),
-        detail=_value(ctx, failure.detail),
-        path=failure.path,
-        request=exchange.request if exchange else None,
-        response=_response_of(exchange) if merged is None else merged,
-        http_status=exchange.status if exchange else None,
-        curl=exchange.curl() if exchange else None,
-        seed=ctx.facts.seed,
-        reference_response=failure.reference,
-    )
-
-
-def _value(ctx: CheckContext, value: Any) -> Any:
-    """A failure's value as it goes into a finding: JSON, with the key redacted from every string in it."""
-    value = jsonable(value, _VALUE_DEPTH)
-    if isinstance(value, str):
-        return steering.target_of(ctx).redactor.text(value)
-    if isinstance(value, list):
-        return [_value(ctx, item) for item in value]
-    if isinstance(value, dict):
-        return {steering.target_of(ctx).redactor.text(key): _value(ctx, item) for key, item in value.items()}
-    return value
-
-
-_VALUE_DEPTH = 40
-"""Nesting a finding's value keeps; a deeper one is cut (the whole answer is in the finding's response)."""
-
-
-def _response_of(exchange: Exchange | None) -> object:
-    if exchange is None:
-        return None
-    if exchange.error:
-        return {"transport_error": exchange.error}
-    if exchange.json is NOT_JSON:
-        return {"body": exchange.body[:2000].decode("utf-8", "replace"), "json_error": exchange.json_error}
-    return exchange.json
-
-
 def _observations(ctx: CheckContext, checks: list[CheckResult]) -> list[Observation]:
     """Which readings the target's answers followed, for every ambiguity point of the contract; a point
     no answer touched says so, with what it takes and what became of the checks that look for it."""
@@ -312,28 +204,3 @@ def _looked(check: CheckResult | None, check_id: str) -> str:
     if check.status in (Status.SKIP, Status.NOT_APPLICABLE):
         return f"{check_id} {check.status.value}: {check.skip_reason}"
     return f"{check_id} ran and saw none"
-
-
-MAX_EXAMPLES = 3
-"""Other occurrences kept with a grouped finding, besides its first."""
-
-
-def _record(result: CheckResult, finding: Finding) -> None:
-    """One entry per fault: findings with the same key (its kind's: the title and the member, list
-    indices aside) in many answers are one finding with a count and a few other examples."""
-    for index, existing in enumerate(result.findings):
-        if existing.key != finding.key:
-            continue
-        examples = existing.examples
-        example = finding.example()
-        if len(examples) < MAX_EXAMPLES and not _same_values(example, existing.example()) and not any(
-                _same_values(example, other) for other in examples):
-            examples += (example,)
-        result.findings[index] = dataclasses.replace(existing, occurrences=existing.occurrences + 1,
-                                                     examples=examples)
-        return
-    result.findings.append(finding)
-
-
-def _same_values(one: dict[str, Any], other: dict[str, Any]) -> bool:
-    return all(one.get(name) == other.get(name) for name in ("path", "expected", "received"))

@@ -27,7 +27,7 @@ __all__ = ["Unit", "plan", "run_units"]
 AHEAD = 2
 """Units started ahead of the one being judged, per worker."""
 Guarded = Callable[..., bool]
-"""`runner._guarded`: runs one check body, what it raises becoming a finding; False when it cannot apply."""
+"""`answer_judge.guarded`: runs one check body, what it raises becoming a finding; False when it cannot apply."""
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,9 @@ COMMANDS = {
     "schema": "the contract derived from the spec",
     "serve": "run the reference indexer (a local mock indexer)",
     "scenario": "reference ledgers",
+    "site": "a static site of several targets' reports, side by side",
+    "proxy": "judge an app's own traffic: a JSON-RPC proxy in front of an indexer",
+    "judge": "judge recorded traffic (csi proxy --record, or a HAR file)",
 }
 """The kit's commands and their one-line help, listed by `csi --help` without loading any of them."""
 

@@ -44,6 +44,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     merge.add_argument("-o", "--output", type=Path, required=True, help="folder for the merged reports")
     merge.add_argument("--fail-on", choices=list(GATES), default="fail")
     merge.set_defaults(handler=_merge)
+    diff = actions.add_parser("diff", help="what changed between two runs of one target (exit 1 on a regression)")
+    diff.add_argument("before", type=Path, help="the earlier report.json (or its folder)")
+    diff.add_argument("after", type=Path, help="the later report.json (or its folder)")
+    diff.add_argument("--format", choices=("text", "markdown", "json"), default="text", dest="form")
+    diff.set_defaults(handler=_diff)
 
     catalogue = subparsers.add_parser("checks", help="list the check catalogue")
     catalogue.add_argument("--json", action="store_true", help="print the catalogue as JSON")
@@ -131,6 +136,19 @@ def _merge(args: argparse.Namespace) -> int:
     for path in write_reports(result, args.output, Contract.default(), gate=gate):
         print(f"wrote {path}", file=sys.stderr)
     return result.exit_code(gate)  # the console summary has said why
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from csi_conformance.harness.core.errors import ConfigError
+    from csi_conformance.harness.report.diff import REGRESSIONS, diff_runs, incomparable, read_report, render
+
+    before, after = read_report(args.before), read_report(args.after)
+    why = incomparable(before, after)
+    if why is not None:
+        raise ConfigError(f"cannot compare {args.before} and {args.after}: {why}")
+    changes = diff_runs(before, after)
+    sys.stdout.write(render(before, after, changes, args.form))
+    return 1 if any(change.kind in REGRESSIONS for change in changes) else 0
 
 
 def _checks(args: argparse.Namespace) -> int:
