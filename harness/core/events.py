@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from csi_conformance.harness.core.model import CheckResult, RunResult
 
-__all__ = ["CheckFinished", "CheckStarted", "Event", "PhaseStarted", "RunFinished", "RunStarted", "TargetThrottled"]
+__all__ = ["CheckFinished", "CheckStarted", "Event", "PhaseStarted", "RunFinished", "RunStarted", "TargetThrottled",
+           "UnitFinished"]
 
 
 @dataclass(frozen=True)
@@ -50,4 +51,14 @@ class RunFinished:
     result: RunResult
 
 
-Event = RunStarted | PhaseStarted | CheckStarted | CheckFinished | TargetThrottled | RunFinished
+@dataclass(frozen=True)
+class UnitFinished:
+    """One unit of an active check (the check on one method) was taken: how long it ran on its worker, and how many
+    requests it sent there. What `benchmarks/measure_chains.py` reads to find the longest chains."""
+
+    name: str
+    seconds: float
+    requests: int
+
+
+Event = RunStarted | PhaseStarted | CheckStarted | CheckFinished | TargetThrottled | RunFinished | UnitFinished

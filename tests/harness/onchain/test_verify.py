@@ -114,9 +114,13 @@ def test_a_chain_of_todays_programs_is_not_put_before_the_programs_and_says_why(
         def __init__(self, today: bool, verifies_v1_proofs: bool) -> None:
             self.today, self.verifies_v1_proofs = today, verifies_v1_proofs
 
-    class _Run:
+    class _Facts:
         def __init__(self, chain: _Chain | None) -> None:
             self.chain = chain
+
+    class _Run:
+        def __init__(self, chain: _Chain | None) -> None:
+            self.facts = _Facts(chain)
 
     v1, patched = _Chain(today=False, verifies_v1_proofs=True), _Chain(today=True, verifies_v1_proofs=True)
     assert chain_of(_Run(v1)) is v1  # type: ignore[arg-type]
