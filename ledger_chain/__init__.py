@@ -25,7 +25,13 @@ from csi_conformance.ledger_chain.judge import (
     root_history,
     spent_accounts,
 )
-from csi_conformance.ledger_chain.judging import AccountGroup, ChainJudge, QueuedAccount, SpentAccount
+from csi_conformance.ledger_chain.judging import (
+    AccountGroup,
+    ChainJudge,
+    QueuedAccount,
+    SpentAccount,
+    read_root_history,
+)
 from csi_conformance.ledger_chain.proofs import ChainProver
 from csi_conformance.ledger_chain.replay import Replayer, load_chain, read_chain
 from csi_conformance.ledger_chain.rpc import ChainRpc
@@ -52,6 +58,7 @@ __all__ = [
     "load_chain",
     "new_address",
     "read_chain",
+    "read_root_history",
     "read_tree",
     "root_history",
     "spent_accounts",

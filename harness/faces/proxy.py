@@ -2,6 +2,7 @@
 
     csi proxy --upstream https://indexer.example/?api-key=KEY --port 8785 --report-dir csi-report
     csi proxy --upstream URL --block fail --header --shadow URL2 --record traffic.ndjson --proofs verify
+    csi proxy --upstream URL --solana-rpc https://api.devnet.solana.com    # roots against the chain's histories
 
 Every request is forwarded unchanged and the upstream's answer given back unchanged (unless `--header` or
 `--block fail` is asked); one line per finding is printed as it is found, and the reports `csi run` writes are
@@ -15,7 +16,9 @@ import argparse
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+from csi_conformance.harness.core.errors import UsageError
 from csi_conformance.harness.core.model import Finding
 from csi_conformance.harness.engine.options import BY_NAME, RunOptions
 
@@ -49,6 +52,8 @@ def shared_arguments(parser: argparse.ArgumentParser) -> None:
         option = BY_NAME[name]
         parser.add_argument(f"--{name}", metavar=option.metavar, help=option.help, dest=option.field)
     parser.add_argument("--proofs", choices=["verify"], help="verify each served Groth16 proof (crypto.groth16-proof)")
+    parser.add_argument("--solana-rpc", metavar="URL", help="a Solana node of the chain the indexer indexes: judge "
+                        "the roots and root indices served against its trees' root histories (onchain.root-history)")
 
 
 def proxy_options(args: argparse.Namespace, **more: Any) -> Any:
@@ -59,7 +64,17 @@ def proxy_options(args: argparse.Namespace, **more: Any) -> Any:
              if getattr(args, BY_NAME[name].field, None) is not None}
     run = RunOptions.from_inputs(given)
     return ProxyOptions(api=run.api, profile=run.profile, report_dir=run.report_dir, fail_on=run.fail_on,
-                        proofs=args.proofs == "verify", **more)
+                        proofs=args.proofs == "verify", solana_rpc=_solana_rpc(args.solana_rpc), **more)
+
+
+def _solana_rpc(url: str | None) -> str | None:
+    """The node's URL, when it is one (http or https with a host); never echoed (it may carry a key)."""
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"--solana-rpc needs an http:// or https:// URL with a host, not {parts.scheme or 'none'}://…")
+    return url
 
 
 def finding_line(finding: Finding) -> str:

@@ -1,5 +1,6 @@
 """What the app's traffic reached: the methods it called, the params it gave, the clauses judged, the methods the
-contract lacks. A report of `csi proxy` says it, so that a clean verdict is read for what was exercised only."""
+contract lacks (with the official client releases known to call each, `callers`). A report of `csi proxy` says it,
+so that a clean verdict is read for what was exercised only."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from csi_conformance.harness.core.model import CheckResult
+from csi_conformance.harness.proxy.callers import callers
 from csi_conformance.schema import Contract
 
 __all__ = ["Reached"]
@@ -50,7 +52,8 @@ class Reached:
             "methods": dict(sorted(self.methods.items())),
             "params": {method: dict(sorted(names.items())) for method, names in sorted(self.params.items())},
             "clauses": self.clauses(checks),
-            "not_in_contract": dict(sorted(self.lacking.items())),
+            "not_in_contract": {method: {"calls": count, "clients": callers(method)}
+                                for method, count in sorted(self.lacking.items())},
             "never_called": sorted(set(self.contract.methods) - set(self.methods)),
         }
 
@@ -62,5 +65,10 @@ class Reached:
                  f"traffic: clauses reached: {', '.join(self.clauses(checks)) or 'none'}"]
         if self.lacking:
             lines.append("traffic: methods called that the contract lacks: "
-                         + ", ".join(f"{m} ×{n}" for m, n in sorted(self.lacking.items())))
+                         + "; ".join(f"{m} ×{n} ({_called_by(m)})" for m, n in sorted(self.lacking.items())))
         return lines
+
+
+def _called_by(method: str) -> str:
+    known = callers(method)
+    return f"called by {', '.join(known)}" if known else "no known client release calls it"

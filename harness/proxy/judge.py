@@ -5,7 +5,8 @@ answer checks (`engine.answer_judge`, the same judgement `csi run` gives its own
 cursor walks; a notification and a batch are judged by the rules of `envelope.notification` and
 `envelope.batch`, each call in a batch then as a call of its own; anything else is a raw request, whose failure
 answers only the checks of failure bodies judge (as `csi run` judges its own raw requests). With a shadow the
-call's answer is compared with the shadow's, with `--proofs verify` a served proof is verified. The findings of
+call's answer is compared with the shadow's, with `--proofs verify` a served proof is verified, with
+`--solana-rpc` the roots it serves are looked up in the chain's root histories. The findings of
 one passage are handed back, and the session's result is a `RunResult` every report writer reads.
 """
 
@@ -24,6 +25,7 @@ from csi_conformance.harness.core.keys import Keys
 from csi_conformance.harness.core.model import CheckResult, Finding, RunResult
 from csi_conformance.harness.core.registry import REGISTRY
 from csi_conformance.harness.engine.answer_judge import AnswerJudge, guarded, record_finding, result_for
+from csi_conformance.harness.proxy.chain_roots import ROOTS, NodeHistories, judge_roots
 from csi_conformance.harness.proxy.coverage import Reached
 from csi_conformance.harness.proxy.passage import Passage
 from csi_conformance.harness.proxy.proofs import GROTH16, verify_served
@@ -44,7 +46,7 @@ class TrafficJudge:
     """The checks' results over one session of traffic, and what each passage added to them."""
 
     def __init__(self, facts: RunFacts, upstream: str, *, label: str | None = None, verify_proofs: bool = False,
-                 shadowed: bool = False) -> None:
+                 shadowed: bool = False, histories: NodeHistories | None = None) -> None:
         self.facts = facts
         self._target = Target(upstream)
         """Never asked: the upstream as findings name it (its redactor knows the key of the URL)."""
@@ -53,7 +55,10 @@ class TrafficJudge:
         self.answers = AnswerJudge(REGISTRY.all(), record=self._record)
         self.ctx = CheckContext(facts, self._target, self.answers.judge, keys=Keys(),
                                 on_failure_body=self.answers.failure_body)
-        rules = [BATCH, NOTIFICATION, WALK] + [GROTH16] * verify_proofs + [SHADOW] * shadowed
+        rules = [BATCH, NOTIFICATION, WALK] + [GROTH16] * verify_proofs + [SHADOW] * shadowed \
+            + [ROOTS] * (histories is not None)
+        self.histories = histories
+        """The chain's root histories, read through a Solana node (`--solana-rpc`), or None."""
         self.rules = {check_id: (REGISTRY.get(check_id), result_for(REGISTRY.get(check_id))) for check_id in rules}
         self.verify_proofs = verify_proofs
         self.reached = Reached(facts.contract)
@@ -95,6 +100,8 @@ class TrafficJudge:
 
     def close(self) -> None:
         self._target.close()
+        if self.histories is not None:
+            self.histories.close()
 
     # -- routing -------------------------------------------------------------------------
     def _route(self, passage: Passage, shadow: Passage | None) -> None:
@@ -135,6 +142,8 @@ class TrafficJudge:
         self._rule(WALK, lambda: self.walks.judge(self.ctx, answer), answer.method)
         if self.verify_proofs:
             self._rule(GROTH16, lambda: verify_served(self.ctx, answer), answer.method)
+        if self.histories is not None:
+            self._rule(ROOTS, lambda: judge_roots(self.ctx, answer, self.histories), answer.method)
         if shadow is not None and SHADOW in self.rules:
             twin = Answer(answer.method, answer.params, shadow)
             self._rule(SHADOW, lambda: compare(self.ctx, answer, twin), answer.method)

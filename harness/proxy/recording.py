@@ -8,6 +8,7 @@ passages, in the order the file lists them; the rest (pages, scripts, images) ar
 from __future__ import annotations
 
 import base64
+import binascii
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,25 +73,66 @@ def _ndjson(text: str) -> Iterator[Passage]:
 
 
 def _har(text: str) -> Iterator[Passage]:
-    """The JSON-RPC exchanges of a HAR 1.2 log: POSTs with a body."""
-    for entry in loads(text)["log"]["entries"]:
-        request, response = entry["request"], entry.get("response") or {}
+    """The JSON-RPC exchanges of a HAR 1.2 log: POSTs with a body. ValueError naming the first entry whose
+    fields are not of HAR 1.2's types."""
+    log = _member(loads(text), "log", dict, "HAR")
+    for number, entry in enumerate(_member(log, "entries", list, "log")):
+        where = f"log.entries[{number}]"
+        if not isinstance(entry, dict):
+            raise ValueError(f"{where} is not an object")
+        request = _member(entry, "request", dict, where)
+        response = entry.get("response") or {}
         posted = request.get("postData") or {}
-        if request.get("method") != "POST" or not posted.get("text"):
+        if request.get("method") != "POST" or not isinstance(posted, dict) or not posted.get("text"):
             continue
-        url = urlsplit(request["url"])
-        content = response.get("content") or {}
-        body = _har_text(content)
-        status = response.get("status")
+        url = urlsplit(_member(request, "url", str, f"{where}.request"))
+        text = _member(posted, "text", str, f"{where}.request.postData")
+        status = response.get("status") if isinstance(response, dict) else None
         answered = type(status) is int and status > 0  # a browser records 0 for a request that got no answer
         yield Passage(path=(url.path or "/") + (f"?{url.query}" if url.query else ""),
-                      sent=posted["text"].encode("utf-8"), status=status if answered else None,
-                      headers={h["name"].lower(): h["value"] for h in response.get("headers", [])},
-                      body=body, error=None if answered else "no answer recorded",
-                      error_kind=None if answered else "network",
-                      elapsed=float(entry.get("time") or 0.0) / 1000, content_type=posted.get("mimeType"))
+                      sent=text.encode("utf-8"), status=status if answered else None,
+                      headers=_har_headers(response, f"{where}.response") if answered else {},
+                      body=_har_text(response.get("content"), f"{where}.response.content") if answered else b"",
+                      error=None if answered else "no answer recorded",
+                      error_kind=None if answered else "network", elapsed=_har_time(entry.get("time")),
+                      content_type=posted.get("mimeType") if isinstance(posted.get("mimeType"), str) else None)
 
 
-def _har_text(content: dict[str, Any]) -> bytes:
-    text = content.get("text") or ""
-    return base64.b64decode(text) if content.get("encoding") == "base64" else text.encode("utf-8")
+def _member(holder: dict[str, Any], name: str, kind: type, where: str) -> Any:
+    value = holder.get(name)
+    if not isinstance(value, kind):
+        raise ValueError(f"{where}.{name} is not {_KINDS[kind]}")
+    return value
+
+
+_KINDS = {dict: "an object", list: "a list", str: "a string"}
+
+
+def _har_headers(response: dict[str, Any], where: str) -> dict[str, str]:
+    headers = {}
+    for header in _member(response, "headers", list, where) if "headers" in response else []:
+        if not isinstance(header, dict) or not isinstance(header.get("name"), str) \
+                or not isinstance(header.get("value"), str):
+            raise ValueError(f"{where}.headers: a header is not a name and a value (strings)")
+        name = header["name"].lower()
+        headers[name] = f"{headers[name]}, {header['value']}" if name in headers else header["value"]
+    return headers
+
+
+def _har_text(content: Any, where: str) -> bytes:
+    if content is None:
+        return b""
+    if not isinstance(content, dict) or not isinstance(content.get("text", ""), str):
+        raise ValueError(f"{where}.text is not a string")
+    text = content.get("text", "")
+    if content.get("encoding") == "base64":
+        try:
+            return base64.b64decode(text, validate=True)
+        except binascii.Error:
+            raise ValueError(f"{where}.text is not base64") from None
+    return text.encode("utf-8")
+
+
+def _har_time(value: Any) -> float:
+    """HAR times are milliseconds; -1 (or nothing) when unknown."""
+    return float(value) / 1000 if type(value) in (int, float) and value > 0 else 0.0

@@ -23,6 +23,7 @@ from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import Finding, RunResult, Status
 from csi_conformance.harness.core.profile import profile_named
 from csi_conformance.harness.engine.options import BY_NAME
+from csi_conformance.harness.proxy.chain_roots import NodeHistories
 from csi_conformance.harness.proxy.forward import Upstream
 from csi_conformance.harness.proxy.judge import TrafficJudge
 from csi_conformance.harness.proxy.recording import Recorder, read_traffic
@@ -52,6 +53,8 @@ class ProxyOptions:
     shadow: str | None = None
     record: Path | None = None
     proofs: bool = False
+    solana_rpc: str | None = None
+    """A Solana node of the chain the upstream indexes: its roots judged against the on-chain root histories."""
     timeout: float = 30.0
     fail_on: Status = Status.FAIL
 
@@ -59,7 +62,9 @@ class ProxyOptions:
 def traffic_judge(options: ProxyOptions) -> TrafficJudge:
     contract = Contract.for_api(options.api)
     facts = RunFacts(contract=contract, profile=profile_named(options.profile))
-    return TrafficJudge(facts, options.upstream, verify_proofs=options.proofs, shadowed=options.shadow is not None)
+    histories = NodeHistories(options.solana_rpc, timeout=options.timeout) if options.solana_rpc else None
+    return TrafficJudge(facts, options.upstream, verify_proofs=options.proofs, shadowed=options.shadow is not None,
+                        histories=histories)
 
 
 def write_session(judge: TrafficJudge, directory: Path, *, gate: Status = Status.FAIL) -> RunResult:
@@ -159,8 +164,10 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def _config(session: ProxySession, host: str, port: int) -> uvicorn.Config:
-    """The access log stays off: a query carries the api-key."""
+    """The access log stays off: a query carries the api-key. The upstream's `date` and `server` go back as they
+    came, so the proxy adds none of its own."""
     has = importlib.util.find_spec
     return uvicorn.Config(session.app(), host=host, port=port, access_log=False, log_level="warning",
+                          server_header=False, date_header=False,
                           http="httptools" if has("httptools") else "auto",
                           loop="uvloop" if has("uvloop") else "auto", lifespan="off")

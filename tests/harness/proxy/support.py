@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -57,8 +58,16 @@ def csi_proxy(upstream: str, *args: str, cwd: Path) -> Iterator[Proxy]:
             proxy.stop()
 
 
-def recorded(path: Path) -> list[dict[str, Any]]:
-    return [loads(line) for line in path.read_text().splitlines() if line.strip()]
+def recorded(path: Path, at_least: int = 0) -> list[dict[str, Any]]:
+    """The lines of a recording; with `at_least`, once it holds that many (the proxy records each exchange on its
+    judge's thread, after the app has its answer)."""
+    deadline = time.monotonic() + HANG_GUARD
+    while True:
+        text = path.read_text() if path.exists() else ""
+        lines = [loads(line) for line in text[:text.rfind("\n") + 1].splitlines() if line.strip()]  # whole lines
+        if len(lines) >= at_least or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.02)
 
 
 def replay(url: str, bodies: list[bytes]) -> list[httpx.Response]:
