@@ -57,3 +57,22 @@ def serving(*extra: str) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(HANG_GUARD)
+
+
+def today_inputs() -> dict:
+    """What drive_today.mjs asks about over the default scenario: accounts, an address, a token account, owners, a
+    mint, a signature that moved tokens, and two addresses no ledger holds."""
+    from csi_conformance.groundwork.base58 import b58encode
+    from csi_conformance.reference_server.export import export_document
+    from csi_conformance.reference_server.scenario import open_scenario
+
+    document = export_document(open_scenario("default"))
+    labelled = {a["label"]: a for a in document["accounts"] if a.get("label")}
+    by_hash = {a["hash"]: a for a in document["accounts"]}
+    moved = next(t for t in document["transactions"]
+                 if t["closed"] and any(by_hash[h]["tokenData"] for h in t["opened"] + t["closed"]))
+    fresh = [b58encode(b"\0" + hashlib.sha256(f"today-client-{n}".encode()).digest()[1:]) for n in range(2)]
+    return {"hashes": [labelled["c1"]["hash"], labelled["c4"]["hash"]], "address": labelled["r1"]["address"],
+            "tokenHash": labelled["t1"]["hash"], "owner": document["keys"]["counter"],
+            "tokenOwner": document["keys"]["alice"], "delegate": document["keys"]["dave"],
+            "mint": document["keys"]["usdc"], "signature": moved["signature"], "freshAddresses": fresh}

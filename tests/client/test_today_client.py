@@ -22,7 +22,6 @@ none answered with an error):
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 from collections.abc import Iterator
 from typing import Any
@@ -30,14 +29,13 @@ from typing import Any
 import pytest
 from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps, loads
-from csi_conformance.reference_server.export import export_document
 from csi_conformance.reference_server.methods import call
 from csi_conformance.reference_server.options import ServerOptions
 from csi_conformance.reference_server.scenario import Scenario, open_scenario
 from csi_conformance.reference_server.wiring import SERVED_API
 from csi_conformance.schema import Contract
 
-from tests.client.support import HERE, install, serving, tool
+from tests.client.support import HERE, install, serving, today_inputs, tool
 from tests.reference_server.support import HANG_GUARD
 
 CONTRACT = Contract.for_api(SERVED_API)
@@ -56,17 +54,8 @@ def scenario() -> Scenario:
 
 
 @pytest.fixture(scope="module")
-def inputs(scenario: Scenario) -> dict[str, Any]:
-    document = export_document(scenario)
-    labelled = {a["label"]: a for a in document["accounts"] if a.get("label")}
-    by_hash = {a["hash"]: a for a in document["accounts"]}
-    moved = next(t for t in document["transactions"]
-                 if t["closed"] and any(by_hash[h]["tokenData"] for h in t["opened"] + t["closed"]))
-    fresh = [b58encode(b"\0" + hashlib.sha256(f"today-client-{n}".encode()).digest()[1:]) for n in range(2)]
-    return {"hashes": [labelled["c1"]["hash"], labelled["c4"]["hash"]], "address": labelled["r1"]["address"],
-            "tokenHash": labelled["t1"]["hash"], "owner": document["keys"]["counter"],
-            "tokenOwner": document["keys"]["alice"], "delegate": document["keys"]["dave"],
-            "mint": document["keys"]["usdc"], "signature": moved["signature"], "freshAddresses": fresh}
+def inputs() -> dict[str, Any]:
+    return today_inputs()
 
 
 @pytest.fixture(scope="module")

@@ -8,20 +8,17 @@ that release calls (the list the reports name beside a method the contract lacks
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps, loads
 from csi_conformance.harness.proxy.callers import RELEASES
-from csi_conformance.reference_server.export import export_document
 from csi_conformance.reference_server.scenario import open_scenario
 
-from tests.client.support import HERE, install, tool
+from tests.client.support import HERE, install, today_inputs, tool
 from tests.client.test_official_client import _drive, _inputs
 from tests.harness.broken import serving
 from tests.harness.csi_process import HANG_GUARD
@@ -32,24 +29,10 @@ RUNS = {"stateless.js 0.20.9": "0.50.0", "stateless.js 0.23.3 (V1)": "0.50.0",
 """Each client release as the proxy's data names it, and the contract it is driven against."""
 
 
-def _today_inputs() -> dict[str, Any]:
-    """What drive_today.mjs asks about (as tests/client/test_today_client.py gives it)."""
-    document = export_document(open_scenario("default"))
-    labelled = {a["label"]: a for a in document["accounts"] if a.get("label")}
-    by_hash = {a["hash"]: a for a in document["accounts"]}
-    moved = next(t for t in document["transactions"]
-                 if t["closed"] and any(by_hash[h]["tokenData"] for h in t["opened"] + t["closed"]))
-    fresh = [b58encode(b"\0" + hashlib.sha256(f"today-client-{n}".encode()).digest()[1:]) for n in range(2)]
-    return {"hashes": [labelled["c1"]["hash"], labelled["c4"]["hash"]], "address": labelled["r1"]["address"],
-            "tokenHash": labelled["t1"]["hash"], "owner": document["keys"]["counter"],
-            "tokenOwner": document["keys"]["alice"], "delegate": document["keys"]["dave"],
-            "mint": document["keys"]["usdc"], "signature": moved["signature"], "freshAddresses": fresh}
-
-
 def _drive_today(url: str) -> list[dict[str, Any]]:
     install()
     done = subprocess.run([tool("node"), str(HERE / "drive_today.mjs")], input=dumps({"url": url,
-                          "inputs": _today_inputs()}), cwd=HERE, capture_output=True, text=True,
+                          "inputs": today_inputs()}), cwd=HERE, capture_output=True, text=True,
                           timeout=5 * HANG_GUARD)
     assert done.returncode == 0, done.stderr[-4000:]
     return [{"method": "", **loads(line)} for line in done.stdout.splitlines() if line.strip()]
