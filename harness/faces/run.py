@@ -140,9 +140,10 @@ def _merge(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace) -> int:
     from csi_conformance.harness.core.errors import ConfigError
-    from csi_conformance.harness.report.diff import REGRESSIONS, diff_runs, incomparable, read_report, render
+    from csi_conformance.harness.report.diff import REGRESSIONS, diff_runs, incomparable, render
+    from csi_conformance.harness.report.merge import load_report
 
-    before, after = read_report(args.before), read_report(args.after)
+    before, after = load_report(args.before), load_report(args.after)
     why = incomparable(before, after)
     if why is not None:
         raise ConfigError(f"cannot compare {args.before} and {args.after}: {why}")

@@ -48,10 +48,10 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _baseline(args: argparse.Namespace) -> int:
-    from csi_conformance.harness.report.diff import read_report
+    from csi_conformance.harness.report.merge import load_report
     from csi_conformance.harness.site import baseline_entries, load_triage
 
-    entries = baseline_entries(load_triage(args.triage), read_report(args.report))
+    entries = baseline_entries(load_triage(args.triage), load_report(args.report))
     text = yaml.safe_dump(entries, sort_keys=True, default_flow_style=False) if entries else "[]\n"
     if args.output is None:
         sys.stdout.write(text)

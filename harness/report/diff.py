@@ -15,16 +15,12 @@ Two runs compare only over one contract and one ledger; reports of another forma
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from csi_conformance.groundwork import jsonio
-from csi_conformance.harness.core.errors import ConfigError
 from csi_conformance.harness.core.model import RunResult, Status
-from csi_conformance.harness.report.json_report import FORMAT_VERSION, REPORT_NAME, TOOL_NAME
-from csi_conformance.harness.report.merge import load_report
 
-__all__ = ["JUDGED", "KINDS", "REGRESSIONS", "Change", "diff_runs", "incomparable", "read_report", "render",
+__all__ = ["JUDGED", "KINDS", "REGRESSIONS", "Change", "diff_runs", "incomparable", "render",
            "run_label"]
 
 JUDGED = frozenset({Status.PASS, Status.INFO, Status.AMBIGUOUS, Status.WARN, Status.FAIL})
@@ -49,23 +45,6 @@ class Change:
         return {"check": self.check, "kind": self.kind, "regression": self.kind in REGRESSIONS,
                 "before": self.before.value if self.before else None,
                 "after": self.after.value if self.after else None}
-
-
-def read_report(path: Path) -> RunResult:
-    """A report.json (or its folder) as a `RunResult`; one-line `ConfigError` for any other document."""
-    path = Path(path)
-    path = path / REPORT_NAME if path.is_dir() else path
-    try:
-        data = jsonio.loads(path.read_bytes())
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"{path}: cannot read a report: {exc}") from None
-    tool = data.get("tool") if isinstance(data, dict) else None
-    if not isinstance(tool, dict) or tool.get("name") != TOOL_NAME:
-        raise ConfigError(f"{path}: not a report.json of {TOOL_NAME}")
-    if data.get("format_version") != FORMAT_VERSION:
-        raise ConfigError(f"{path}: a report of format {data.get('format_version')!r}, this kit reads format "
-                          f"{FORMAT_VERSION}")
-    return load_report(path)
 
 
 def run_label(result: RunResult) -> str:

@@ -21,7 +21,7 @@ from csi_conformance.groundwork import jsonio
 from csi_conformance.harness.core.asked_again import AskedAgain
 from csi_conformance.harness.core.errors import ConfigError
 from csi_conformance.harness.core.model import Basis, CheckResult, Finding, Observation, RunResult, Status
-from csi_conformance.harness.report.json_report import FORMAT_VERSION, REPORT_NAME
+from csi_conformance.harness.report.json_report import FORMAT_VERSION, REPORT_NAME, TOOL_NAME
 
 __all__ = ["load_report", "merge_results"]
 
@@ -38,10 +38,12 @@ def load_report(path: Path) -> RunResult:
         data = jsonio.loads(path.read_bytes())
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{path}: cannot read a report: {exc}") from exc
-    version = data.get("format_version") if isinstance(data, dict) else None
-    if version != FORMAT_VERSION:
-        raise ConfigError(f"{path}: a report.json of format {version}, this kit reads format {FORMAT_VERSION}: "
-                          "run the shards again with the same kit")
+    tool = data.get("tool") if isinstance(data, dict) else None
+    if not isinstance(tool, dict) or tool.get("name") != TOOL_NAME:
+        raise ConfigError(f"{path}: not a report.json of {TOOL_NAME}")
+    if data.get("format_version") != FORMAT_VERSION:
+        raise ConfigError(f"{path}: a report of format {data.get('format_version')!r}, this kit reads format "
+                          f"{FORMAT_VERSION}: make it again with this kit")
     try:
         return _result(data)
     except (KeyError, TypeError, ValueError) as exc:

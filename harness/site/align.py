@@ -15,8 +15,8 @@ from pathlib import Path
 
 from csi_conformance.groundwork import jsonio
 from csi_conformance.harness.core.model import RunResult
-from csi_conformance.harness.report.diff import read_report
 from csi_conformance.harness.report.json_report import REPORT_NAME
+from csi_conformance.harness.report.merge import load_report
 
 __all__ = ["BUNDLED", "Group", "Run", "align", "read_runs", "version_key"]
 
@@ -92,7 +92,7 @@ def read_runs(paths: Sequence[Path]) -> list[Run]:
     """Every report, read and checked; `ConfigError` (one line) for the first that is not one."""
     runs = []
     for path in paths:
-        result = read_report(path)
+        result = load_report(path)
         file = Path(path) / REPORT_NAME if Path(path).is_dir() else Path(path)
         tool = jsonio.loads(file.read_bytes()).get("tool", {})
         runs.append(Run(result, str(tool.get("version", "unknown")), str(path)))

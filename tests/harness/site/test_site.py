@@ -13,7 +13,7 @@ import pytest
 from csi_conformance.harness.core.baseline import apply_baseline, load_baseline
 from csi_conformance.harness.core.model import RunResult
 from csi_conformance.harness.faces.cli import main
-from csi_conformance.harness.report.diff import read_report
+from csi_conformance.harness.report.merge import load_report
 
 from tests.harness.site.runs import PHOTON, REFERENCE
 
@@ -151,7 +151,7 @@ def test_the_history_shows_exactly_the_checks_that_changed(reports: dict[str, Pa
     assert build([reports["vendor-1.10"], reports["vendor-1.9"]], tmp_path / "site") == 0
     page = tmp_path / "site" / "targets" / "vendor.html"
     rows = {attrs["data-check"] for tag, attrs in tags(page) if tag == "tr" and "data-check" in attrs}
-    changed = _changed(read_report(reports["vendor-1.9"]), read_report(reports["vendor-1.10"]))
+    changed = _changed(load_report(reports["vendor-1.9"]), load_report(reports["vendor-1.10"]))
     assert changed and rows == changed
     text = page.read_text()
     assert text.index('"col">1.9</th>') < text.index('"col">1.10</th>'), "versions in the order people read them"
@@ -168,7 +168,7 @@ def test_triage_shows_in_cells_and_works_as_a_baseline(reports: dict[str, Path],
     assert f'href="{issue}"' in index and f"{issue}-never-failed" not in index  # a passing cell needs none
     baseline = tmp_path / "baseline.yaml"
     assert main(["site", "baseline", str(triage), str(reports["html-health"]), "-o", str(baseline)]) == 0
-    result = read_report(reports["html-health"])
+    result = load_report(reports["html-health"])
     assert result.exit_code() == 1
     entries = load_baseline(baseline, checks={c.check_id for c in result.checks}, methods=set())
     apply_baseline(result, entries)
