@@ -28,6 +28,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -36,18 +37,19 @@ from benchmarks._common import HOST, Server, csi, free_port, machine, server
 TARGET_MS = 1.0
 
 CATEGORIES = (  # (category, path fragments, function names or None for any), first match wins
-    ("base58", ("/ledger_crypto/hashing.py",), ("b58encode", "b58decode")),
+    ("base58", ("/groundwork/base58.py",), None),
     ("request generation (hypothesis)", ("/hypothesis/", "/sortedcontainers/", "/harness/generate.py", "/random.py"),
      None),
     ("validation (contract schemas)", ("/schema/validation.py", "/schema/contract.py", "/jsonschema"), None),
     ("Groth16 verification (pairings)", ("/ledger_proofs/", "/py_ecc/"), None),
-    ("checks (comparisons, hashes, proofs)", ("/harness/checks/", "/harness/verify/", "/ledger_crypto/"),
-     None),
+    ("checks (comparisons, hashes, proofs)", ("/harness/checks/", "/harness/verify/", "/harness/judging/",
+                                              "/ledger_crypto/"), None),
     ("HTTP client", ("/harness/connection/", "/httpx/", "/httpcore/", "/h11/", "/socket.py", "/ssl.py", "/selectors.py",
                      "/urllib/", "/idna/", "/email/", "/http/"), None),
     ("JSON", ("/json/", "/groundwork/jsonio.py"), None),
-    ("engine and bookkeeping", ("/harness/engine/", "/harness/core/", "/harness/discover.py", "/harness/redact.py",
-                                "/contextlib.py", "/dataclasses.py", "/enum.py"), None),
+    ("engine and bookkeeping", ("/harness/engine/", "/harness/core/", "/harness/context/", "/harness/answer.py",
+                                "/harness/discover.py", "/harness/redact.py", "/contextlib.py", "/dataclasses.py",
+                                "/enum.py"), None),
 )
 
 
@@ -98,17 +100,32 @@ def _category(function: tuple[str, int, str]) -> str | None:
 
 
 def breakdown(url: str, reference: Server) -> dict[str, float]:
-    """Share of the harness's CPU per category, from one run under cProfile (on CPU time).
+    """Share of the harness's CPU per category, from one run under cProfile (on each thread's CPU time: the run's
+    thread and every unit on its worker, whose profiles are added up).
 
     A builtin (a socket call, `isinstance`, a validator in Rust) is charged to the category of
     each caller, in proportion to the time it spent for that caller.
     """
-    profiler = cProfile.Profile(time.process_time)
-    profiler.enable()
-    certify(url, reference)
-    profiler.disable()
+    from csi_conformance.harness.engine.workers import Workers
+
+    profiles: list[cProfile.Profile] = []
+    on_thread = Workers._on_thread
+
+    def profiled(self: Workers, work: Any) -> Any:  # each unit on its worker thread, on that thread's CPU time
+        profile = cProfile.Profile(time.thread_time)
+        profiles.append(profile)
+        return profile.runcall(on_thread, self, work)
+
+    profiler = cProfile.Profile(time.thread_time)
+    Workers._on_thread = profiled  # type: ignore[method-assign]
+    try:
+        profiler.enable()
+        certify(url, reference)
+        profiler.disable()
+    finally:
+        Workers._on_thread = on_thread  # type: ignore[method-assign]
     totals: dict[str, float] = {}
-    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    stats = pstats.Stats(profiler, *profiles).stats  # type: ignore[attr-defined]
     for function, (_, _, tottime, _, callers) in stats.items():
         category = _category(function)
         if category is not None:

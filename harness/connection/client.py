@@ -64,6 +64,10 @@ class _Request:
     with_key: bool
 
 
+KEPT_OF_TOO_LARGE = 64 * 1024
+"""Bytes kept of an answer over the body cap: its head for the report, not the cap (8 MiB) per answer waiting."""
+
+
 @dataclass
 class _Answer:
     """What one attempt (a request and its same-origin redirect hops) produced."""
@@ -313,6 +317,7 @@ class Target:
         try:
             if self._wire.fetch(sent.http_method, url, sent.body, sent.content_type, into=answer.body,
                                 deadline_at=time.monotonic() + deadline, on_head=head):
+                del answer.body[KEPT_OF_TOO_LARGE:]  # judged by its size alone: its head is what a report shows
                 return _failed(answer, "too-large", self.policy.over_cap)
             answer.complete = True
         except UnsupportedEncoding as exc:

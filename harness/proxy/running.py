@@ -20,6 +20,7 @@ import uvicorn
 from csi_conformance.groundwork.files import write_atomic
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.context import RunFacts
+from csi_conformance.harness.core.errors import UsageError
 from csi_conformance.harness.core.model import Finding, RunResult, Status
 from csi_conformance.harness.core.profile import profile_named
 from csi_conformance.harness.engine.options import BY_NAME
@@ -159,7 +160,12 @@ def _every(session: ProxySession, options: ProxyOptions, stop: threading.Event) 
 def _bind(host: str, port: int) -> socket.socket:
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port} ({exc.strerror}): give another --port, or 0 for any "
+                         "free one") from None
     return sock
 
 

@@ -3,6 +3,8 @@ is a finding, and the upstream's key is in no byte the proxy writes (answers, re
 
 from __future__ import annotations
 
+import socket
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,8 @@ from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.proxy import ProxyOptions, running_proxy
 
 from tests.harness import hostile_servers as hs
-from tests.harness.proxy.support import KEY, replay
+from tests.harness.csi_process import HANG_GUARD
+from tests.harness.proxy.support import CSI, KEY, replay
 
 REQUEST = dumps({"jsonrpc": "2.0", "id": "app-1", "method": "getIndexerSlot"}).encode()
 HOSTILE = {
@@ -44,3 +47,16 @@ def test_hostile_upstream_is_a_finding_never_a_crash(name: str, tmp_path: Path) 
     written = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
     written += b"".join(a.content for a in answers) + "".join(lines).encode()
     assert KEY.encode() not in written
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """Protection: `running._bind` says what is wrong and what to do, never a traceback."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([str(CSI), "proxy", "--upstream", "http://127.0.0.1:9/", "--port", str(port)],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=HANG_GUARD)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip() == f"csi: cannot listen on 127.0.0.1:{port} (Address already in use): give another " \
+                                  "--port, or 0 for any free one"
