@@ -12,8 +12,10 @@ The command is `csi_conformance.harness.faces.cli.main`, what the installed `csi
 it gives SIGINT Python's default handler, so Ctrl-C reaches the run as it would from a terminal
 even when the tests themselves run with SIGINT ignored (a background job), and with `log` it
 configures Python logging at DEBUG into that file, so the HTTP stack's own records are kept.
-stdout and stderr go to files (a pipe could fill and stall the run). The child is reaped with
-`os.wait4`, which gives its peak RSS. A child that hangs is asked for its threads' stacks (the prelude
+stdout and stderr go to files (a pipe could fill and stall the run). Its peak RSS is the high-water mark of its
+own memory (`VmHWM` in /proc, read while it runs): what `os.wait4` reports is at least the RSS of the process that
+started it (Linux keeps the high-water mark of the memory a child shares up to its exec), so a test process grown
+large would be counted as the child's. A child that hangs is asked for its threads' stacks (the prelude
 registers faulthandler on SIGUSR1) before it is killed, and the test's failure shows them.
 """
 
@@ -122,11 +124,13 @@ def csi_run(*args: str, cwd: Path, timeout: float = HANG_GUARD, log: Path | None
 def _reap(process: subprocess.Popen[bytes], deadline: float, stderr: Callable[[], str]) -> tuple[int, float]:
     """Exit code and peak RSS in MiB of the child; a child still running at `deadline` is killed and fails the
     test, with where each of its threads stood (faulthandler, on SIGUSR1) and what it had started."""
+    peak = 0.0
     while True:
+        peak = max(peak, _high_water_mib(process.pid))
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
         if pid:
             process.returncode = os.waitstatus_to_exitcode(status)
-            return process.returncode, usage.ru_maxrss / 1024
+            return process.returncode, peak or usage.ru_maxrss / 1024
         if time.monotonic() > deadline:
             children = _children(process.pid)
             process.send_signal(signal.SIGUSR1)
@@ -136,6 +140,16 @@ def _reap(process: subprocess.Popen[bytes], deadline: float, stderr: Callable[[]
             raise AssertionError(f"csi run hung: still running at the hang guard; killed (pid {process.pid})\n"
                                  f"its children: {children or 'none'}\nthe end of its stderr:\n{stderr()}")
         time.sleep(0.02)
+
+
+def _high_water_mib(pid: int) -> float:
+    """The peak RSS in MiB of a running process's own memory since its exec (0 when /proc cannot tell)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
+    except OSError:
+        return 0.0
+    line = next((line for line in status.splitlines() if line.startswith("VmHWM:")), None)
+    return int(line.split()[1]) / 1024 if line else 0.0
 
 
 def _children(pid: int) -> list[str]:

@@ -24,6 +24,7 @@ from urllib.parse import quote, quote_plus
 import httpx
 import pytest
 from csi_conformance.harness.connection import NOT_JSON, OMIT, Exchange, Target, client
+from csi_conformance.harness.connection.client import KEPT_OF_TOO_LARGE
 from csi_conformance.harness.connection.pacing import Pacer, backoff_delay
 from csi_conformance.harness.core.errors import Timeout, Unreachable, UsageError
 
@@ -183,13 +184,14 @@ def test_unreachable_is_a_record(target_for):
 # --- size cap --------------------------------------------------------------------------------------
 
 def test_a_gigabyte_body_is_capped(target_for):
-    """Protection: `CappedBody` stops at the cap and the client hangs up on the rest."""
+    """Protection: `CappedBody` stops at the cap and the client hangs up on the rest; only the answer's head is kept
+    (`KEPT_OF_TOO_LARGE`), not the cap, while it waits to be judged."""
     zeros = hs.Zeros(1 << 30)
     with hs.serve(hostile(zeros)) as server:
         target = target_for(server.url, max_response_bytes=8 * 1024 * 1024)
         ex = target.call(MISBEHAVE)
         assert ex.error == f"response over {8 * 1024 * 1024} bytes" and ex.error_kind == "too-large"
-        assert ex.body == bytes(8 * 1024 * 1024) and ex.json is NOT_JSON
+        assert ex.body == bytes(KEPT_OF_TOO_LARGE) and ex.json is NOT_JSON
         assert_recovers(target)
         assert server.outcomes() == ["client-left", "answered"]
     assert zeros.sent < 64 * 1024 * 1024  # the client stopped reading; the server never got far
@@ -205,7 +207,7 @@ def test_a_compression_bomb_is_capped_after_decoding(target_for):
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
-        assert ex.error == f"response over {1024 * 1024} bytes" and len(ex.body) == 1024 * 1024
+        assert ex.error == f"response over {1024 * 1024} bytes" and len(ex.body) == KEPT_OF_TOO_LARGE
         assert peak < 8 * 1024 * 1024, peak  # the cap and a few chunks, never the 64 MiB inflated
         assert_recovers(target)
 
