@@ -15,7 +15,7 @@ request finds no proof.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +25,17 @@ from csi_conformance.groundwork.files import write_atomic
 from csi_conformance.groundwork.jsonio import dumps, loads
 from csi_conformance.ledger_crypto.groth16 import proof_from_gnark
 
-__all__ = ["cached_proof", "knows_ledger", "mark_ledger", "proof_cache_dir"]
+__all__ = ["cached_proof", "keys_of", "knows_ledger", "mark_ledger", "proof_cache_dir"]
 
 
 def proof_cache_dir() -> Path:
     """`$CSI_PROOF_CACHE`, else `${XDG_CACHE_HOME:-~/.cache}/csi-conformance/proofs`: the reference's proofs."""
     return user_cache("proofs", variable="CSI_PROOF_CACHE")
+
+
+def keys_of(manifest: Mapping[str, Any]) -> str:
+    """How a prover package's manifest names its proving keys to the cache: the package, version and integrity."""
+    return f"{manifest['package']}@{manifest['version']} {manifest['integrity']}"
 
 
 def cached_proof(cache_dir: Path, body: bytes, ask: Callable[[], Any], *, keys: str = "") -> tuple[dict, bool]:

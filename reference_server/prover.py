@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import hashlib
 import os
 import sys
@@ -38,7 +39,13 @@ from csi_conformance.ledger_proofs.process import (
     shared_running,
     start_shared_prover,
 )
-from csi_conformance.ledger_proofs.proof_cache import cached_proof, knows_ledger, mark_ledger, proof_cache_dir
+from csi_conformance.ledger_proofs.proof_cache import (
+    cached_proof,
+    keys_of,
+    knows_ledger,
+    mark_ledger,
+    proof_cache_dir,
+)
 
 __all__ = [
     "KIT_V1",
@@ -285,10 +292,15 @@ def _kit_v1_url() -> str:
     return shared_prover().url
 
 
+@functools.cache
+def _kit_v1_keys() -> str:
+    return keys_of(manifest())  # read once, not on every proof request
+
+
 def prover_for(url: str | None) -> Prover:
     """The kit's own prover for `KIT_V1`, an `HttpProver` for another URL, else the `DeterministicProver`."""
     if url == KIT_V1:
-        return KitProver(_kit_v1_url, f"{manifest()['package']}@{manifest()['version']} {manifest()['integrity']}")
+        return KitProver(_kit_v1_url, _kit_v1_keys())
     return HttpProver(url) if url else DeterministicProver()
 
 

@@ -14,13 +14,14 @@ placeholder that looks like a proof.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Sequence
 
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.ledger_proofs.circuits_v2 import PROVABLE
 from csi_conformance.ledger_proofs.install_v2 import find_v2_installation, v2_manifest
 from csi_conformance.ledger_proofs.process import ProverStartError, shared_v2_prover
-from csi_conformance.ledger_proofs.proof_cache import knows_ledger, mark_ledger, proof_cache_dir
+from csi_conformance.ledger_proofs.proof_cache import keys_of, knows_ledger, mark_ledger, proof_cache_dir
 from csi_conformance.ledger_proofs.request_v2 import V2Account, V2Address, v2_request
 from csi_conformance.reference_server.ledger import Ledger
 from csi_conformance.reference_server.prover import HttpProver, KitProver, roots_digest
@@ -70,8 +71,12 @@ def prove_v2(v2_prover: str | None, accounts: Sequence[V2Account], addresses: Se
     _, body = v2_request(accounts, addresses)
     if v2_prover != KIT_V2:
         return HttpProver(v2_prover, timeout=PROOF_TIMEOUT).prove_body(dumps(body).encode())
-    keys = f"{v2_manifest()['package']}@{v2_manifest()['version']} {v2_manifest()['integrity']}"
-    return KitProver(_kit_url, keys).prove_body(dumps(body).encode())
+    return KitProver(_kit_url, _kit_v2_keys()).prove_body(dumps(body).encode())
+
+
+@functools.cache
+def _kit_v2_keys() -> str:
+    return keys_of(v2_manifest())  # read once, not on every proof request
 
 
 def _kit_url() -> str:
