@@ -37,8 +37,8 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
-__all__ = ["RootHistory", "Verdict", "groups", "judge_proof", "new_address", "panic_meaning", "root_history",
-           "spent_accounts"]
+__all__ = ["RootHistory", "Verdict", "groups", "history_of", "judge_proof", "new_address", "panic_meaning",
+           "root_history", "spent_accounts"]
 
 
 @dataclass(frozen=True)
@@ -63,12 +63,21 @@ class Verdict:
     compute_units: int
 
 
+BATCHED_TREE = b"BatchMta"
+"""The discriminator of a batched tree account (light-batched-merkle-tree's `BatchedMerkleTreeAccount`)."""
+
+
 def root_history(chain: Chain, tree: Pubkey) -> RootHistory:
-    """The root history of a state or address tree, as its account holds it now (a batched state tree's too)."""
-    if tree in getattr(chain.model, "batched", {}):
-        batched = read_batched_tree(chain.runtime.data(tree))
+    """The root history of a state or address tree, as its account holds it now (a batched tree's too)."""
+    return history_of(tree, chain.runtime.data(tree))
+
+
+def history_of(tree: Pubkey, data: bytes) -> RootHistory:
+    """A tree's root history from its account's bytes: a batched tree by its discriminator, else a v1 tree."""
+    if data[:8] == BATCHED_TREE:
+        batched = read_batched_tree(data)
         return RootHistory(tree, batched.sequence_number, batched.history)
-    onchain = read_tree(chain.runtime.data(tree))
+    onchain = read_tree(data)
     return RootHistory(tree, onchain.sequence_number, onchain.roots)
 
 

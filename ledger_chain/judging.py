@@ -17,14 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from csi_conformance.ledger_chain.accounts import read_tree
-from csi_conformance.ledger_chain.batched_model import read_batched_tree
 from csi_conformance.ledger_chain.chain import Chain
 from csi_conformance.ledger_chain.judge import (
     RootHistory,
     Verdict,
     appended_groups,
     groups,
+    history_of,
     judge_proof,
     new_address,
     root_history,
@@ -39,25 +38,16 @@ from solders.pubkey import Pubkey
 __all__ = ["AccountGroup", "ChainError", "ChainJudge", "QueuedAccount", "RootHistory", "SpentAccount", "Verdict",
            "read_root_history"]
 
-BATCHED_TREE = b"BatchMta"
-"""The discriminator of a batched tree account (light-batched-merkle-tree's `BatchedMerkleTreeAccount`)."""
-
-
 def read_root_history(tree: str, data: bytes) -> RootHistory:
     """A tree's root history from its account's bytes as a Solana node serves them (`getAccountInfo`): a v1
     state or address tree, or a batched tree; ValueError for an account that is no tree."""
     try:
-        if data[:8] == BATCHED_TREE:
-            batched = read_batched_tree(data)
-            sequence_number, roots = batched.sequence_number, batched.history
-        else:
-            onchain = read_tree(data)
-            sequence_number, roots = onchain.sequence_number, onchain.roots
+        history = history_of(Pubkey.from_string(tree), data)
     except struct.error:
         raise ValueError(f"not a tree account ({len(data)} bytes)") from None
-    if not roots:
+    if not history.roots:
         raise ValueError("a tree account without a root history")
-    return RootHistory(Pubkey.from_string(tree), sequence_number, roots)
+    return history
 
 
 @dataclass(frozen=True)
