@@ -83,10 +83,13 @@ def certify(url: str, reference: Server) -> dict:
 def _forget_answers() -> None:
     """Empty the caches that hold what earlier runs' answers contained (decoded hashes, judged proof
     points), so that each run here pays for its answers as a `csi run` process does."""
+    from csi_conformance.harness.checks.crypto import token_hashes
     from csi_conformance.harness.verify import values
     from csi_conformance.ledger_crypto import groth16
 
     values._base58_value.cache_clear()
+    values._recomputed_hash.cache_clear()
+    token_hashes._token_hash.cache_clear()
     groth16._curve_problem.cache_clear()
 
 

@@ -4,36 +4,22 @@ Written from the contract rather than from a generic JSON Schema generator: inva
 valid params with one thing broken (a member dropped, a value of the wrong kind, a key that is
 not base58 or decodes to the wrong length), kept only when the contract's own params validator
 rejects them, so every example is invalid by the spec and not by this module's opinion.
-Draws are seeded: the same seed yields the same requests.
+Examples are drawn, seeded, by `harness.checks.params.drawing`.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from random import Random
 from typing import Any
-
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hypothesis_seed
-from hypothesis import strategies as st
-
-try:  # hypothesis's conjecture internals, for `drawn`: not public API, so `DIRECT` checks them
-    from hypothesis.control import BuildContext
-    from hypothesis.errors import StopTest
-    from hypothesis.internal.conjecture.choice import ChoiceTemplate, choices_key
-    from hypothesis.internal.conjecture.data import ConjectureData, Status
-    from hypothesis.internal.conjecture.datatree import DataTree
-except ImportError:  # pragma: no cover
-    pass
 
 from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.schema import Contract, Method
+from hypothesis import strategies as st
 
-__all__ = ["InvalidCase", "NoValidParams", "array_item", "base58_keys", "drawn", "invalid_base58", "invalid_params",
+__all__ = ["InvalidCase", "NoValidParams", "array_item", "base58_keys", "invalid_base58", "invalid_params",
            "member_kind", "pubkeys", "signatures", "valid_params"]
 
 BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
@@ -244,88 +230,3 @@ def _array_params(method: Method, keys: Mapping[str, Sequence[str]]) -> st.Searc
         pairs = st.tuples(new_address, st.sampled_from(found)).map(lambda pair: {"address": pair[0], "tree": pair[1]})
         return st.lists(pairs, min_size=1, max_size=3, unique_by=lambda pair: pair["address"])
     return st.lists(st.sampled_from(found), min_size=1, max_size=min(len(found), LIST_KEYS_AT_MOST), unique=True)
-
-
-def drawn(strategy: st.SearchStrategy[Any], *, count: int, seed: int) -> list[Any]:
-    """`count` examples of a strategy, the same for the same seed (no example database).
-
-    Each is drawn from choices not made before, as in a `@given` test, so a small strategy runs
-    out: a choice among 3 values gives those 3, not 24 repeats. The first is the simplest.
-    """
-    with _DRAWING:  # hypothesis keeps global state while it draws: one draw at a time, whatever the thread
-        if DIRECT:
-            return _drawn_directly(strategy, count=count, seed=seed)
-        return _drawn_by_engine(strategy, count=count, seed=seed)
-
-
-_DRAWING = threading.Lock()
-
-
-def _drawn_by_engine(strategy: st.SearchStrategy[Any], *, count: int, seed: int) -> list[Any]:
-    """`drawn` through a `@given` test run: hypothesis's test engine, the slower path (benchmarks/README.md)."""
-    found: list[Any] = []
-
-    @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @hypothesis_seed(seed)
-    @given(strategy)
-    def collect(example: Any) -> None:
-        found.append(example)
-
-    collect()
-    return found[:count]
-
-
-def _drawn_directly(strategy: st.SearchStrategy[Any], *, count: int, seed: int) -> list[Any]:
-    """`drawn` straight from hypothesis's choice sequences, without a test engine around them.
-
-    The engine's per-example work (mutating examples, caching, health and deadline bookkeeping)
-    was over a quarter of a run's CPU. What `drawn` needs of it is kept: a `DataTree` of the choice
-    sequences made says when a small strategy has none left, and once an example repeats an
-    earlier one it starts each next example with choices not made yet (as the engine does for
-    every example; a strategy too large to repeat itself is spared that cost); an example the
-    strategy rejects (a filter) is not counted; a `Random` seeded with `seed` drives every choice.
-    """
-    strategy.validate()
-    tree, random, found, rejected = DataTree(), Random(seed), [], 0
-    seen: set[tuple[Any, ...]] | None = set()  # None once an example repeated: novel prefixes from then on
-    prefix: tuple[Any, ...] = (ChoiceTemplate("simplest", count=None),)
-    while len(found) < count and not tree.is_exhausted and rejected <= MAX_REJECTED + 10 * len(found):
-        data = ConjectureData(random=random, observer=tree.new_observer(), prefix=prefix)
-        example = None
-        try:
-            with BuildContext(data, wrapped_test=drawn):
-                example = data.draw(strategy)
-            data.freeze()
-        except StopTest:
-            data.freeze()
-        key = choices_key(data.choices) if seen is not None else None
-        if seen is not None and key in seen:
-            seen = None  # a repeat is no new example, and says the strategy is small enough to run out
-        else:
-            if seen is not None:
-                seen.add(key)
-            if data.status is Status.VALID:
-                found.append(example)
-            else:
-                rejected += 1
-        prefix = () if seen is not None or tree.is_exhausted else tree.generate_novel_prefix(random)
-    return found
-
-
-MAX_REJECTED = 100
-"""Rejected examples (filtered out, too large) after which `drawn` gives what it has, plus 10 per
-example found: a strategy that its filter nearly always rejects ends instead of looping."""
-
-
-def _direct_works() -> bool:
-    """Whether the internals `_drawn_directly` uses are there and work (they are not public API)."""
-    try:
-        return _drawn_directly(st.sampled_from("ab"), count=3, seed=0) in (["a", "b"], ["b", "a"])
-    except Exception:  # any change of those internals: the engine does the drawing
-        return False
-
-
-DIRECT = _direct_works()
-"""Whether `drawn` draws directly; False only with a hypothesis whose conjecture internals changed
-(tests/harness/test_generate.py fails then, so that the slower engine is not used unnoticed)."""

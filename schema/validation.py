@@ -12,7 +12,6 @@ and the exports stay plain JSON Schema:
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -93,7 +92,7 @@ class Validator:
     def __init__(self, schema: dict) -> None:
         self.schema = schema
         self._compiled = jsonschema_rs.validator_for(
-            _mark_integers(copy.deepcopy(schema)),
+            _mark_integers(schema),  # a copy: the caller's schema is left as it is
             formats=FORMATS,
             validate_formats=True,
             keywords={INTEGER_KEYWORD: _ExactInteger},

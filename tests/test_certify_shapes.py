@@ -20,12 +20,12 @@ from typing import Any
 import csi_conformance.harness.checks  # noqa: F401  (registers the catalogue)
 import pytest
 from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.checks.params.drawing import drawn
 from csi_conformance.harness.connection import Target
 from csi_conformance.harness.context import RunFacts
 from csi_conformance.harness.core.model import RunResult, Status
 from csi_conformance.harness.core.profile import PROFILES
 from csi_conformance.harness.engine.runner import RunConfig, run
-from csi_conformance.harness.generate import drawn
 from csi_conformance.harness.report.junit import finding_text
 from csi_conformance.harness.report.matrix import RUN_WIDE, method_family_matrix
 from csi_conformance.reference_server.options import ServerOptions

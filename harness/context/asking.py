@@ -80,6 +80,10 @@ class Terms:
 
 STOP_AFTER = {"rate-limited": 3, "timeout": 5, "unreachable": 3}
 """Consecutive transport failures of one kind after which a run stops asking the target."""
+UNJUDGED = "rate-limited"
+"""The end of an exchange in which the target judged nothing (429 after every retry): the answer checks see it
+(transport.answered reports it), but the check that asked gets a `Skip`, never an answer to judge. Else, which
+check's request met the flood (a race between threads) would decide which check reported a fault."""
 
 Judge = Callable[[Any, Answer], None]
 """An answer check's entry: handed the context that asked and its answer."""
@@ -93,6 +97,8 @@ class _Shared:
     streak: tuple[str | None, int] = (None, 0)
     stopped: str | None = None
     budget_spent: bool = False
+    unjudged: int = 0
+    """Checks' requests the target left unjudged (`UNJUDGED`): what they asked was not examined."""
     memos: list[Any] = field(default_factory=list)
     """The forks that worked out a memo that asks the target (`once`), to be judged after every check."""
 
@@ -133,6 +139,11 @@ class Asking:
     def budget_spent(self) -> bool:
         """Whether `max_requests` ran out: what was not asked then was not examined, so the run is inconclusive."""
         return self._shared.budget_spent
+
+    @property
+    def unjudged(self) -> int:
+        """Checks' requests the target left unjudged: the run is inconclusive when there are any."""
+        return self._shared.unjudged
 
     # -- forks on worker threads -------------------------------------------------------
     def fork(self, ctx: C, name: str, target: Target, reference: Target | None) -> C:
@@ -215,6 +226,7 @@ class Asking:
         else:
             ctx.observed.slot_seen(answer.context_slot)
             self._asked.append((method, params, answer, judge))
+        self._unjudged(ctx, exchange, method)
         return answer
 
     def send(self, ctx: C, payload: Any, **kwargs: Any) -> Exchange:
@@ -227,6 +239,7 @@ class Asking:
             self._judge(ctx, *entry)
         else:
             self._asked.append(entry)
+        self._unjudged(ctx, exchange, exchange.method or "a raw payload")
         return exchange
 
     def ask_reference(self, method: str, params: Any = OMIT, *, id: Any) -> Answer:
@@ -264,6 +277,14 @@ class Asking:
         ctx.observed.slot_seen(answer.context_slot)
         if judge:
             self.on_answer(ctx, answer)
+
+    def _unjudged(self, ctx: C, exchange: Exchange, asked: str) -> None:
+        """A `Skip` for the check whose request the target left unjudged (`UNJUDGED`), counted for the run; the
+        run's own requests (preflight, discovery) get their answer, and deal with it as before."""
+        if exchange.error_kind == UNJUDGED and ctx._record.current is not None:
+            with self._shared.lock:
+                self._shared.unjudged += 1
+            raise Skip(f"{asked} was not judged by the target: {exchange.error}")
 
     def _spend(self, max_requests: int | None) -> None:
         if self.stopped:
@@ -309,3 +330,4 @@ class Asking:
             if kind and shared.streak[1] >= STOP_AFTER[kind] and shared.stopped is None:
                 shared.stopped = f"stopped asking: {shared.streak[1]} requests in a row ended with {exchange.error}"
                 self.target.gate.halt(shared.stopped)
+

@@ -14,7 +14,7 @@ from csi_conformance.harness.context.asking import Pool
 from csi_conformance.harness.core.failures import CheckFailure
 from csi_conformance.harness.core.model import CheckResult
 
-__all__ = ["absorb", "budget_spent", "enter", "fork", "leave", "lend_pool", "memo_forks", "target_of"]
+__all__ = ["absorb", "budget_spent", "enter", "fork", "leave", "lend_pool", "memo_forks", "target_of", "unjudged"]
 
 
 def enter(ctx: CheckContext, result: CheckResult, method: str | None) -> tuple:
@@ -55,3 +55,8 @@ def target_of(ctx: CheckContext) -> Target:
 def budget_spent(ctx: CheckContext) -> bool:
     """Whether a request was refused because `--max-requests` ran out: the run is then inconclusive."""
     return ctx._asking.budget_spent
+
+
+def unjudged(ctx: CheckContext) -> int:
+    """Checks' requests the target left unjudged (HTTP 429 after every retry): the run is then inconclusive."""
+    return ctx._asking.unjudged

@@ -174,6 +174,9 @@ def _inconclusive(ctx: CheckContext, outcome: RunResult) -> list[str]:
                        f"{skipped} checks examined nothing")
     if outcome.stopped:
         reasons.append(outcome.stopped)
+    elif steering.unjudged(ctx):
+        reasons.append(f"{steering.unjudged(ctx)} requests of the checks were rate limited without end (HTTP 429 "
+                       "after every retry): what they asked was not judged")
     errors = sorted({f.check_id for f in outcome.findings if f.status is Status.ERROR})
     if errors:
         reasons.append(f"the kit itself failed in {len(errors)} checks ({', '.join(errors)}): "

@@ -227,17 +227,26 @@ def token_bytes_problems(account: dict, token: dict) -> TokenBytesProblem | None
 
 def recomputed_hash(account: dict, *, batched: bool = False) -> bytes:
     """The account hash from the account's own fields, in a v1 tree's layout or (`batched`) a batched tree's;
-    ValueError when a field is malformed."""
+    ValueError when a field is malformed, TypeError when one is not a JSON scalar."""
     data = account.get("data")
     has_data = isinstance(data, dict)
+    return _recomputed_hash(account["owner"], account["leafIndex"], account["tree"], account["lamports"],
+                            account.get("address") or None, data["discriminator"] if has_data else None,
+                            data["dataHash"] if has_data else None, batched)
+
+
+@lru_cache(maxsize=65536, typed=True)  # typed: a leafIndex of True or 1.0 is not the 1 it equals
+def _recomputed_hash(owner: str, leaf_index: int, tree: str, lamports: int, address: str | None,
+                     discriminator: int | None, data_hash: str | None, batched: bool) -> bytes:
+    """Cached: a run meets the same accounts in answer after answer, and each hash is a Poseidon or two."""
     return account_hash(
-        owner=b58decode(account["owner"], length=32),
-        leaf_index=account["leafIndex"],
-        tree=b58decode(account["tree"], length=32),
-        lamports=account["lamports"],
-        address=b58decode(account["address"], length=32) if account.get("address") else None,
-        discriminator=data["discriminator"] if has_data else None,
-        data_hash=b58decode(data["dataHash"], length=32) if has_data else None,
+        owner=b58decode(owner, length=32),
+        leaf_index=leaf_index,
+        tree=b58decode(tree, length=32),
+        lamports=lamports,
+        address=b58decode(address, length=32) if address is not None else None,
+        discriminator=discriminator,
+        data_hash=b58decode(data_hash, length=32) if data_hash is not None else None,
         batched=batched,
     )
 

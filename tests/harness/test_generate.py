@@ -1,16 +1,13 @@
 """Generated params: every invalid case carries the basis of the rule it breaks; valid params are
-drawn only from keys that exist, and a method without them says so instead of crashing. Draws
-are seeded, distinct, and as many as hypothesis's test engine would give."""
+drawn only from keys that exist, and a method without them says so instead of crashing."""
 
 from __future__ import annotations
 
 import pytest
-from csi_conformance.groundwork.jsonio import dumps
-from csi_conformance.harness import generate
+from csi_conformance.harness.checks.params.drawing import drawn
 from csi_conformance.harness.core.model import Basis
-from csi_conformance.harness.generate import NoValidParams, drawn, invalid_params, valid_params
+from csi_conformance.harness.generate import NoValidParams, invalid_params, valid_params
 from csi_conformance.schema import Contract
-from hypothesis import strategies as st
 
 CONTRACT = Contract.default()
 KEY = "1" * 32
@@ -59,49 +56,3 @@ def test_only_the_kinds_of_keys_that_exist_are_used() -> None:
     """getCompressedAccount with hashes but no addresses: every draw is by hash."""
     strategy = valid_params(CONTRACT.method("getCompressedAccount"), {"hashes": [KEY], "addresses": []})
     assert drawn(strategy, count=10, seed=0) and all(p == {"hash": KEY} for p in drawn(strategy, count=10, seed=0))
-
-
-# -- drawing: seeded, each example once, as many as the strategy has -------------------------------
-
-def test_draws_directly_with_the_installed_hypothesis() -> None:
-    """Protection: `drawn` falls back to hypothesis's slower test engine when the conjecture
-    internals it uses move; that must be a failing test, not a silently slower run."""
-    assert generate.DIRECT
-
-
-def test_the_same_seed_draws_the_same_examples() -> None:
-    strategy = invalid_params(CONTRACT, CONTRACT.method("getCompressedAccountsByOwner"), {"owner": KEY})
-    first = [case.params for case in drawn(strategy, count=24, seed=3)]
-    assert first == [case.params for case in drawn(strategy, count=24, seed=3)]
-    assert first != [case.params for case in drawn(strategy, count=24, seed=4)]
-
-
-def test_no_example_twice_and_a_small_strategy_gives_all_it_has() -> None:
-    """A strategy with 28 possible params gives those 28 for 100 asked, each once, as the engine does:
-    the number of requests a run sends depends on it."""
-    keys = {"hashes": [f"h{i}" for i in range(14)], "addresses": [f"a{i}" for i in range(14)]}
-    strategy = valid_params(CONTRACT.method("getCompressedAccount"), keys)
-    examples = drawn(strategy, count=100, seed=0)
-    assert len(examples) == 28 and {dumps(p) for p in examples} == (
-        {dumps({"hash": k}) for k in keys["hashes"]} | {dumps({"address": k}) for k in keys["addresses"]})
-    assert len(generate._drawn_by_engine(strategy, count=100, seed=0)) == 28
-
-
-@pytest.mark.parametrize("method", sorted(CONTRACT.methods))
-def test_as_many_examples_as_the_engine_draws(method: str) -> None:
-    """Per method, valid and invalid params: the number of requests the harness sends is the engine's."""
-    keys = {kind: [f"{kind}{i}" for i in range(3)] for kind in
-            ("hashes", "addresses", "owners", "token_owners", "delegates", "mints", "signatures")}
-    valid = valid_params(CONTRACT.method(method), keys)
-    sample = drawn(valid, count=1, seed=0)[0]
-    strategies = [valid, invalid_params(CONTRACT, CONTRACT.method(method), None),
-                  invalid_params(CONTRACT, CONTRACT.method(method), sample)]
-    for strategy in strategies:
-        assert len(drawn(strategy, count=30, seed=0)) == len(generate._drawn_by_engine(strategy, count=30, seed=0))
-
-
-def test_first_example_is_the_simplest_and_filtered_ones_do_not_count() -> None:
-    assert drawn(st.integers(0, 1000), count=5, seed=9)[0] == 0
-    even = drawn(st.integers(0, 1000).filter(lambda n: n % 2 == 0), count=20, seed=0)
-    assert len(even) == 20 and all(n % 2 == 0 for n in even)
-    assert drawn(st.integers().filter(lambda n: False), count=5, seed=0) == []  # ends, with nothing

@@ -210,10 +210,14 @@ def test_redirect_to_another_host_never_carries_the_key(upstream: str, tmp_path:
 
 def test_429_on_one_method(upstream: str, tmp_path: Path) -> None:
     """Protection: the 429 retry bound (`max_429_retries`, 3): a method that is always rate limited
-    costs four requests per call and becomes a finding; the rest of the run is unaffected."""
+    costs four requests per call and becomes a finding; the rest of the run is unaffected. The target judged
+    none of that method's requests, so no check judges them either (health.ok is SKIP, not FAIL) and the run
+    is inconclusive, never conformant."""
     done, proxy = hostile_run(upstream, tmp_path, hs.rate_limited("0"))
-    assert_caught_and_completed(done, proxy, "transport.answered", "Rate limited without end", code=1)
+    assert_caught_and_completed(done, proxy, "transport.answered", "Rate limited without end", code=3)
     assert proxy.hits % 4 == 0  # each call: the request and three retries
+    assert {c["id"]: c["status"] for c in done.report["checks"]}["health.ok"] == "SKIP", done.explain()
+    assert any("rate limited without end" in reason for reason in done.report["inconclusive"]), done.explain()
 
 
 def test_429_on_every_request_stops_the_run(upstream: str, tmp_path: Path) -> None:

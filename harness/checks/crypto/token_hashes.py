@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from csi_conformance.groundwork.base58 import b58decode, b58encode
@@ -95,8 +96,13 @@ def _hash(rule: str, token: dict | None, data_bytes: str | None) -> str:
         return b58encode(sha256_be(base64.b64decode(data_bytes, validate=True)))
     if token is None:
         raise ValueError("no token data")
-    delegate = token.get("delegate")
+    return _token_hash(token["mint"], token["owner"], token["amount"], token.get("delegate") or None,
+                       token.get("state") in ("frozen", 1), rule != V1)
+
+
+@lru_cache(maxsize=65536, typed=True)  # typed: an amount of 1.0 is not the 1 it equals
+def _token_hash(mint: str, owner: str, amount: int, delegate: str | None, frozen: bool, batched: bool) -> str:
+    """Cached: a run meets the same token accounts in answer after answer, and each hash is a Poseidon or two."""
     return b58encode(token_data_hash(
-        mint=b58decode(token["mint"], length=32), owner=b58decode(token["owner"], length=32), amount=token["amount"],
-        delegate=b58decode(delegate, length=32) if delegate else None, frozen=token.get("state") in ("frozen", 1),
-        batched=rule != V1))
+        mint=b58decode(mint, length=32), owner=b58decode(owner, length=32), amount=amount,
+        delegate=b58decode(delegate, length=32) if delegate is not None else None, frozen=frozen, batched=batched))

@@ -13,19 +13,14 @@ from typing import Any
 
 from csi_conformance.groundwork.base58 import b58encode
 from csi_conformance.groundwork.jsonio import dumps
+from csi_conformance.harness.checks.params.drawing import drawn
 from csi_conformance.harness.connection import OMIT
 from csi_conformance.harness.context import Answer, CheckContext, answer_value, describe
 from csi_conformance.harness.core.failures import CheckFailure, Skip
 from csi_conformance.harness.core.model import Basis
 from csi_conformance.harness.core.paths import result_value
 from csi_conformance.harness.core.registry import check
-from csi_conformance.harness.generate import (
-    NoValidParams,
-    drawn,
-    invalid_base58,
-    invalid_params,
-    valid_params,
-)
+from csi_conformance.harness.generate import NoValidParams, invalid_base58, invalid_params, valid_params
 from csi_conformance.harness.judging.answers import outcome_path
 from csi_conformance.harness.judging.refusals import expect_refusal, formal_params
 from csi_conformance.harness.verify.addresses import address_tree
