@@ -4,12 +4,15 @@ Each repetition is a fresh `csi run --report-dir DIR` (no flags: the default pro
 check selection), timed from the command's start to its exit, so the figure includes starting
 Python, loading the contract and starting the bundled reference server. The number of checked
 requests is `requests` from the run's report.json. Exit codes 0 (conformant) and 1 (findings)
-both count as a completed run. `--cache cold` gives each run an empty proof cache (every proof made,
-the prover started); `--cache warm` fills one with a run first, not timed (no proof made, no prover
-started); without it, runs use the machine's cache as it is.
+both count as a completed run. `--cache cold` gives each run an empty proof cache and leaves the proofs
+shipped with the kit unread (every proof made, the prover started); `--cache fresh` an empty cache, as a
+fresh machine has (the default run's proofs are shipped: none made); `--cache warm` fills one with a run
+first, not timed, the shipped proofs unread (no proof made, no prover started); without it, runs use the
+machine's cache as it is.
 
     .venv/bin/python benchmarks/bench_certification.py            # 3 repetitions
     .venv/bin/python benchmarks/bench_certification.py --cache cold --repeat 2
+    .venv/bin/python benchmarks/bench_certification.py --cache fresh
     .venv/bin/python benchmarks/bench_certification.py --repeat 5 --json
 """
 
@@ -40,9 +43,11 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def certify_once(extra: list[str], cache: Path | None = None) -> dict:
-    """One `csi run` (with `cache` as its proof cache): wall time, CPU time, exit code and what its report says."""
-    env = {**os.environ, **({"CSI_PROOF_CACHE": str(cache)} if cache is not None else {})}
+def certify_once(extra: list[str], cache: Path | None = None, *, shipped: bool = True) -> dict:
+    """One `csi run` (with `cache` as its proof cache, and the shipped proofs read or not): wall time, CPU time,
+    exit code and what its report says."""
+    env = {**os.environ, **({"CSI_PROOF_CACHE": str(cache)} if cache is not None else {}),
+           **({} if shipped else {"CSI_SHIPPED_PROOFS": "0"})}
     with tempfile.TemporaryDirectory() as reports:
         cpu, start = _children_cpu(), time.perf_counter()
         done = subprocess.run(csi("run", "--report-dir", reports, *extra), cwd=ROOT, capture_output=True, text=True,
@@ -62,17 +67,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--cache", choices=("cold", "warm"), help="an empty proof cache per run, or one filled first")
+    parser.add_argument("--cache", choices=("cold", "fresh", "warm"),
+                        help="an empty proof cache per run (cold: the shipped proofs unread too), or one filled first")
     parser.add_argument("extra", nargs="*", help="more `csi run` arguments, after --")
     args = parser.parse_args()
     if not args.json:
         print(f"machine: {machine()}", flush=True)
     runs, scratch = [], Path(tempfile.mkdtemp(prefix="csi-bench-proofs-"))
     if args.cache == "warm":
-        certify_once(args.extra, scratch / "warm")
+        certify_once(args.extra, scratch / "warm", shipped=False)
     for index in range(args.repeat):
-        cache = scratch / ("warm" if args.cache == "warm" else f"cold-{index}") if args.cache else None
-        run = certify_once(args.extra, cache)
+        cache = scratch / ("warm" if args.cache == "warm" else f"{args.cache}-{index}") if args.cache else None
+        run = certify_once(args.extra, cache, shipped=args.cache not in ("cold", "warm"))
         runs.append(run)
         if not args.json:
             print(f"run {index + 1}: {run['wall_s']:.1f} s wall ({run['run_s']:.1f} s in the engine, "

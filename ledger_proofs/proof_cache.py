@@ -38,10 +38,12 @@ def keys_of(manifest: Mapping[str, Any]) -> str:
     return f"{manifest['package']}@{manifest['version']} {manifest['integrity']}"
 
 
-def cached_proof(cache_dir: Path, body: bytes, ask: Callable[[], Any], *, keys: str = "") -> tuple[dict, bool]:
-    """The compressed proof of a prover request from `cache_dir`, else from `ask()` (gnark's JSON), then kept;
-    and whether it came from the cache. `keys` names the proving keys (their package); the chain's own cache,
-    made before keys were named, keeps its proofs under the request alone (`keys` empty)."""
+def cached_proof(cache_dir: Path, body: bytes, ask: Callable[[], Any], *, keys: str = "",
+                 shelf: Mapping[str, dict] | None = None) -> tuple[dict, bool]:
+    """The compressed proof of a prover request from `cache_dir`, else from `shelf` (proofs shipped under the same
+    names, read only), else from `ask()` (gnark's JSON), then kept; and whether it was found. `keys` names the
+    proving keys (their package); the chain's own cache, made before keys were named, keeps its proofs under the
+    request alone (`keys` empty)."""
     name = hashlib.sha256((keys.encode() + b"\0" if keys else b"") + body).hexdigest()
     path = cache_dir / f"{name}.json"
     if path.is_file():
@@ -49,6 +51,8 @@ def cached_proof(cache_dir: Path, body: bytes, ask: Callable[[], Any], *, keys: 
             return loads(path.read_text(encoding="utf-8")), True
         except (OSError, JsonError, ValueError):
             path.unlink(missing_ok=True)
+    if shelf is not None and name in shelf:
+        return shelf[name], True
     proof = proof_from_gnark(ask())
     cache_dir.mkdir(parents=True, exist_ok=True)
     write_atomic(path, dumps(proof))

@@ -23,7 +23,7 @@ import os
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -46,6 +46,7 @@ from csi_conformance.ledger_proofs.proof_cache import (
     mark_ledger,
     proof_cache_dir,
 )
+from csi_conformance.reference_server.shipped_proofs import shipped_proofs
 
 __all__ = [
     "KIT_V1",
@@ -266,8 +267,10 @@ class KitProver:
     its keys' package, else from the process-wide prover, started by `start` on the first request the cache lacks.
     """
 
-    def __init__(self, start: Callable[[], str], keys: str, *, cache_dir: Path | None = None) -> None:
-        self.start, self.keys = start, keys
+    def __init__(self, start: Callable[[], str], keys: str, *, cache_dir: Path | None = None,
+                 shelf: Mapping[str, dict] | None = None) -> None:
+        self.start, self.keys, self.shelf = start, keys, shelf
+        """`shelf`: proofs shipped with the kit under these keys (`shipped_proofs`), read when the cache lacks one."""
         self.cache_dir = cache_dir or proof_cache_dir()
 
     def prove(self, accounts: Sequence[AccountInput], addresses: Sequence[AddressInput]) -> dict:
@@ -275,7 +278,8 @@ class KitProver:
 
     def prove_body(self, body: bytes) -> dict:
         try:
-            proof, _ = cached_proof(self.cache_dir, body, lambda: self._ask(body), keys=self.keys)
+            proof, _ = cached_proof(self.cache_dir, body, lambda: self._ask(body), keys=self.keys,
+                                    shelf=self.shelf)
         except ValueError as exc:
             raise ProverError(f"the kit's prover answered no gnark proof: {exc}") from exc
         return proof
@@ -293,14 +297,16 @@ def _kit_v1_url() -> str:
 
 
 @functools.cache
-def _kit_v1_keys() -> str:
-    return keys_of(manifest())  # read once, not on every proof request
+def kit_v1_keys() -> str:
+    """How the proof cache names the kit's v1 proving keys (read once, not on every proof request)."""
+    return keys_of(manifest())
 
 
 def prover_for(url: str | None) -> Prover:
     """The kit's own prover for `KIT_V1`, an `HttpProver` for another URL, else the `DeterministicProver`."""
     if url == KIT_V1:
-        return KitProver(_kit_v1_url, _kit_v1_keys())
+        shipped = shipped_proofs(kit_v1_keys())
+        return KitProver(_kit_v1_url, kit_v1_keys(), shelf=shipped.proofs if shipped else None)
     return HttpProver(url) if url else DeterministicProver()
 
 
@@ -318,6 +324,12 @@ def warm_v1(prover_url: str | None, ledger: Any, *, say: Callable[[str], None] |
     if prover_url != KIT_V1:
         return False
     cache, ledger_name = proof_cache_dir(), roots_digest(ledger)
+    shipped = shipped_proofs(kit_v1_keys())
+    if shipped is not None and ledger_name in shipped.ledgers:
+        if say is not None:
+            say(f"light prover {manifest()['version']}: this ledger's proofs ship with the kit (verified as made "
+                "ones); the prover starts only for a request they lack")
+        return False
     if knows_ledger(cache, ledger_name):
         if say is not None:
             say(f"light prover {manifest()['version']}: this ledger's proofs are in the proof cache ({cache}); the "

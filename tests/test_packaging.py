@@ -38,6 +38,7 @@ def test_wheel_carries_the_contract(wheel: Path) -> None:
     for required in ("schema/components.yaml", "schema/ambiguities.yaml", "schema/clauses.yaml",
                      "schema/meta/method.yaml", "schema/methods/getValidityProof.yaml", "schema/dist/openapi.json",
                      "reference_server/scenarios/default.yaml", "reference_server/scenarios/empty.yaml",
+                     "reference_server/scenarios/default-proofs.json",
                      "schema/spec/indexer-api-0.50.0.md",
                      "reference_server/scenario.schema.yaml", "harness/report/report.schema.json",
                      "harness/fuzz/schemathesis.toml"):

@@ -4,14 +4,24 @@ not seen it starts the prover in the background at once, over one it has, never 
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from csi_conformance.ledger_proofs.proof_cache import cached_proof, knows_ledger, mark_ledger
 from csi_conformance.reference_server import prover as prover_module
-from csi_conformance.reference_server.prover import KIT_V1, KitProver, ProverError, roots_digest, warm_v1
+from csi_conformance.reference_server.prover import KIT_V1, KitProver, ProverError, kit_v1_keys, roots_digest, warm_v1
 from csi_conformance.reference_server.scenario import load_scenario
+from csi_conformance.reference_server.ship_proofs import write_shipped
+from csi_conformance.reference_server.shipped_proofs import read_shipped, shipped_proofs
+
+from tests.ledger_proofs.support import installed_prover
+
+CSI = Path(sys.executable).parent / "csi"
 
 GNARK = {  # the light client's own test vector (tests/ledger_crypto/test_bn254.py)
     "ar": ["0x22bdaa3187d8fe294925a66fa0165a11bc9e07678fa2fc72402ebfd33d521c69",
@@ -62,6 +72,7 @@ def test_the_prover_starts_in_the_background_only_over_a_ledger_the_cache_has_no
     starts: list[Any] = []
     monkeypatch.setattr(prover_module, "start_shared_prover", lambda: starts.append("background"))
     monkeypatch.setenv("CSI_PROOF_CACHE", str(tmp_path))
+    monkeypatch.setenv("CSI_SHIPPED_PROOFS", "0")  # the default ledger's proofs ship with the kit: not read here
     ledger, said = load_scenario("default"), []
     assert warm_v1(KIT_V1, ledger, say=said.append) is True and starts == ["background"]
     assert knows_ledger(tmp_path, roots_digest(ledger))
@@ -72,3 +83,63 @@ def test_the_prover_starts_in_the_background_only_over_a_ledger_the_cache_has_no
     assert roots_digest(other) != roots_digest(ledger) and not knows_ledger(tmp_path, roots_digest(other))
     mark_ledger(tmp_path, roots_digest(other))
     assert warm_v1(KIT_V1, other) is False and starts == ["background"]
+
+
+# -- the default run's proofs, shipped with the kit -------------------------------------------------------------
+
+def test_a_shipped_proof_is_read_when_the_cache_lacks_it_and_starts_no_prover(tmp_path: Path) -> None:
+    started: list[str] = []
+
+    def no_prover() -> str:
+        started.append("start")
+        raise prover_module.ProverStartError("no prover here")
+
+    shelf_dir = tmp_path / "made"
+    cached_proof(shelf_dir, b"shipped request", lambda: GNARK, keys="keys A")
+    count = write_shipped(shelf_dir, keys="keys A", ledger="ledger L", path=tmp_path / "shipped.json")
+    shipped = read_shipped(tmp_path / "shipped.json")
+    assert count == 1 and shipped is not None and shipped.ledgers == {"ledger L"}
+    kit = KitProver(no_prover, "keys A", cache_dir=tmp_path / "cache", shelf=shipped.proofs)
+    assert kit.prove_body(b"shipped request")["a"] and started == []
+    assert not (tmp_path / "cache").exists()  # read, never copied: the machine's cache holds what was made here
+    with pytest.raises(ProverError, match="no prover here"):
+        kit.prove_body(b"a request none shipped")
+    assert started == ["start"]
+
+
+def test_shipped_proofs_are_read_only_under_their_keys_and_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    keys = kit_v1_keys()
+    shipped = shipped_proofs(keys)
+    assert shipped is not None and shipped.proofs and roots_digest(load_scenario("default")) in shipped.ledgers
+    assert shipped_proofs(keys + " other") is None
+    monkeypatch.setenv("CSI_SHIPPED_PROOFS", "0")
+    assert shipped_proofs(keys) is None
+
+
+def test_over_the_default_ledger_no_prover_starts_in_the_background(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    starts: list[Any] = []
+    monkeypatch.setattr(prover_module, "start_shared_prover", lambda: starts.append("background"))
+    monkeypatch.setenv("CSI_PROOF_CACHE", str(tmp_path))
+    said: list[str] = []
+    assert warm_v1(KIT_V1, load_scenario("default"), say=said.append) is False and starts == []
+    assert "ship with the kit" in said[-1]
+
+
+@pytest.mark.prover
+def test_the_default_run_makes_no_proof_on_a_fresh_machine(tmp_path: Path) -> None:
+    """`csi run` with an empty proof cache: every proof the reference serves is a shipped one (none is made, so the
+    cache stays empty) and the harness verifies them. Fails when the default run's requests or scenario changed:
+    `python -m csi_conformance.reference_server.ship_proofs` makes them again."""
+    installed_prover()
+    cache = tmp_path / "proofs"
+    env = {**os.environ, "CSI_PROVER": "light", "CSI_PROOF_CACHE": str(cache)}
+    done = subprocess.run([str(CSI), "run", "--report-dir", str(tmp_path / "out")], env=env, capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "ship with the kit" in done.stderr
+    made = sorted(cache.glob("*.json")) if cache.exists() else []
+    assert made == [], f"{len(made)} proofs made: run python -m csi_conformance.reference_server.ship_proofs"
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    (proofs,) = [check for check in report["checks"] if check["id"] == "crypto.groth16-proof"]
+    assert proofs["status"] == "PASS" and proofs["examined"]["proofs"] >= 10, proofs
