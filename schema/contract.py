@@ -70,6 +70,7 @@ class Contract:
         self._validators: dict[tuple[str, tuple], Validator] = {}
         self._reachable: dict[str, tuple[str, ...]] = {}
         self._under: dict[str, frozenset[str]] = {}
+        self._pinned: dict[tuple, tuple[Validator, tuple[tuple[str, Validator], ...]]] = {}
         self._in_results: dict[str, frozenset[str]] = {}
         self._shapes: dict[str, tuple[Shape, ...]] = {}
 
@@ -169,16 +170,27 @@ class Contract:
         has anyway, so an unrelated fault elsewhere in an answer does not hide the reading.
         All readings come back when the answer does not touch the point at all.
         """
-        amb = self.ambiguity(ambiguity_id)
-        base = dict(self._normalise(readings))
-        baseline = {str(v) for v in self.validator(definition, base).violations(instance)}
+        whole, pinned = self._reading_validators(ambiguity_id, definition, readings)
+        baseline = set() if whole.is_valid(instance) else {str(v) for v in whole.violations(instance)}
         followed = []
-        for name in amb.readings:
-            pinned = self.validator(definition, {**base, ambiguity_id: [name]})
+        for name, validator in pinned:
             # no violation to start from (the usual answer): followed means valid, no list to build
-            if pinned.is_valid(instance) if not baseline else {str(v) for v in pinned.violations(instance)} <= baseline:
+            if validator.is_valid(instance) if not baseline else {str(v) for v in validator.violations(instance)} <= \
+                    baseline:
                 followed.append(name)
         return tuple(followed)
+
+    def _reading_validators(self, ambiguity_id: str, definition: str, readings: Readings | None
+                            ) -> tuple[Validator, tuple[tuple[str, Validator], ...]]:
+        """The validator of `definition` under `readings`, and one per reading of the ambiguity pinned: looked up once
+        per selection (a run asks this for every answer and every open point it can touch)."""
+        key = (ambiguity_id, definition, tuple(sorted((k, tuple(sorted(v))) for k, v in (readings or {}).items())))
+        if key not in self._pinned:
+            base = dict(self._normalise(readings))
+            self._pinned[key] = (self.validator(definition, base), tuple(
+                (name, self.validator(definition, {**base, ambiguity_id: [name]}))
+                for name in self.ambiguity(ambiguity_id).readings))
+        return self._pinned[key]
 
     def shapes(self, definition: str) -> tuple[Shape, ...]:
         """Every object an instance of `definition` can hold, under every reading: its members, the required

@@ -43,15 +43,21 @@ class AnswerJudge:
         """The methods judged (`--only <method>`); empty: every one."""
         self.record = record or record_finding
         """Where a finding goes: into its check's result, grouped (`record_finding`), and wherever else it is told."""
+        self._applies: dict[str, list[bool]] = {}
+        """Per method, whether each answer check's rule can apply to its answers (the contract's word, asked once)."""
 
     def judge(self, ctx: CheckContext, answer: Answer) -> None:
         """Hand one answer to every answer check; what they find is recorded in their results."""
         if self.methods and answer.method not in self.methods:
             return
-        for spec in self.specs:
+        applies = self._applies.get(answer.method)
+        if applies is None:
+            applies = self._applies[answer.method] = [spec.applies_to_answers(ctx.contract, answer.method)
+                                                      for spec in self.specs]
+        for spec, applying in zip(self.specs, applies, strict=True):
             result = self.results[spec.id]
             result.runs += 1
-            if spec.applies_to_answers(ctx.contract, answer.method):
+            if applying:
                 result.methods.add(answer.method)
             guarded(ctx, spec, result, lambda s=spec: s.function(ctx, answer), answer.method, record=self.record)
 
