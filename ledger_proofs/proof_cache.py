@@ -14,6 +14,7 @@ request finds no proof.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -52,7 +53,7 @@ def cached_proof(cache_dir: Path, body: bytes, ask: Callable[[], Any], *, keys: 
         except (OSError, JsonError, ValueError):
             path.unlink(missing_ok=True)
     if shelf is not None and name in shelf:
-        return shelf[name], True
+        return copy.deepcopy(shelf[name]), True  # the shelf's own stays as shipped
     proof = proof_from_gnark(ask())
     cache_dir.mkdir(parents=True, exist_ok=True)
     write_atomic(path, dumps(proof))

@@ -58,6 +58,7 @@ __all__ = [
     "Prover",
     "ProverError",
     "choose_prover",
+    "kit_v1_keys",
     "prover_for",
     "prover_request_body",
     "roots_digest",

@@ -330,4 +330,3 @@ class Asking:
             if kind and shared.streak[1] >= STOP_AFTER[kind] and shared.stopped is None:
                 shared.stopped = f"stopped asking: {shared.streak[1]} requests in a row ended with {exchange.error}"
                 self.target.gate.halt(shared.stopped)
-
