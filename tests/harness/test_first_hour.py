@@ -69,7 +69,8 @@ def test_a_run_that_cannot_start_is_one_line_exit_2_and_still_writes_its_reports
 def test_ctrl_c_while_the_reference_starts_writes_the_reports(tmp_path: Path) -> None:
     """The bundled reference with the real prover takes seconds to start: an interrupt then still ends with
     the reports of a run that was interrupted (exit 130)."""
-    run = start(cwd=tmp_path, env={"CSI_PROVER": "light", "CSI_PROOF_CACHE": str(tmp_path / "proofs")})  # cold
+    run = start(cwd=tmp_path, env={"CSI_PROVER": "light", "CSI_PROOF_CACHE": str(tmp_path / "proofs"),
+                                   "CSI_SHIPPED_PROOFS": "0"})  # cold: the prover starts
     deadline = time.monotonic() + HANG_GUARD
     while "starting the light prover" not in (tmp_path / "stderr.txt").read_text() and run.process.poll() is None:
         assert time.monotonic() < deadline, "the prover never started"
