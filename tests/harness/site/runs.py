@@ -28,14 +28,17 @@ def _variant(name: str | None) -> Variant | None:
 
 
 def certified(folder: Path, name: str, variant: str | None, *, version: str | None = None,
-              only: list[str] = ONLY, api: str | None = None) -> Path:
-    """Run the kit against `variant` (None: the clean reference) served on loopback; the report.json."""
+              only: list[str] = ONLY, api: str | None = None, scenario: str | None = None) -> Path:
+    """Run the kit against `variant` (None: the clean reference) served on loopback, over `scenario` when given;
+    the report.json."""
     out = folder / (f"{name}-{version}" if version else name)
     options: dict[str, Any] = {"only": only, "report-dir": str(out), "target-name": name}
     if version:
         options["target-version"] = version
     if api:
         options["api"] = api
+    if scenario:
+        options["scenario"] = scenario
     with contextlib.ExitStack() as stack:
         options["target"] = stack.enter_context(serving(_variant(variant), api=api))
         certify(options)

@@ -217,3 +217,21 @@ def test_the_ambiguity_page_shows_each_targets_reading(reports: dict[str, Path],
     row = page.split(f'id="point-0.50.0-{told["ambiguity"]}"')[1].split("</tr>")[0]
     assert f'<td>{", ".join(told["readings"])}<span class="basis">' in row
     shutil.rmtree(tmp_path / "site")
+
+
+def test_a_run_of_the_bundled_reference_is_the_reference_when_none_is_named(tmp_path: Path) -> None:
+    """`csi run` with no `--target` (its report names the target `bundled reference …`) is the reference of its
+    group without `--reference-name`; a target certified over the same scenario lines up with it."""
+    from csi_conformance.harness.engine.session import certify
+
+    from tests.harness.site.runs import ONLY, certified
+
+    certify({"only": ONLY, "report-dir": str(tmp_path / "bundled")})
+    broken = certified(tmp_path, "html-health", "html-health", scenario="default")
+    paths = [tmp_path / "bundled" / "report.json", broken]
+    assert build(paths, tmp_path / "site") == 0
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert index.count("(reference)") == 1 and "bundled reference (default scenario)</a> (reference)" in index
+    assert index.count('<section aria-labelledby="group-') == 1  # one group: the same contract, ledger and kit
+    assert build([broken], tmp_path / "alone") == 0  # no run of the bundled reference: no reference at all
+    assert "(reference)" not in (tmp_path / "alone" / "index.html").read_text(encoding="utf-8")
