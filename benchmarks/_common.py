@@ -46,9 +46,15 @@ class Server:
 
     def memory_mib(self) -> tuple[float, float]:
         """(resident now, peak resident) in MiB."""
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        values = {k: int(v.split()[0]) / 1024 for k, v in re.findall(r"^(VmRSS|VmHWM):\s+(.*)$", status, re.M)}
+        values = memory_mib(self.process.pid)
         return values["VmRSS"], values["VmHWM"]
+
+
+def memory_mib(pid: int | str = "self") -> dict[str, float]:
+    """A process's resident memory now (`VmRSS`) and at its peak since its exec (`VmHWM`), in MiB (Linux's /proc;
+    `ru_maxrss`, unlike `VmHWM`, keeps at least the RSS of the process that started it)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return {k: int(v.split()[0]) / 1024 for k, v in re.findall(r"^(VmRSS|VmHWM):\s+(.*)$", status, re.M)}
 
 
 @contextmanager

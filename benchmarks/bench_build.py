@@ -26,6 +26,7 @@ TARGET = {"accounts": 1_000_000, "seconds": 120.0, "peak_mib": 4096.0}
 _CHILD = """
 import json, resource, sys, time
 from csi_conformance.reference_server.generate import generate_ledger, generate_scenario
+from benchmarks._common import memory_mib
 accounts, seed = int(sys.argv[1]), int(sys.argv[2])
 def cpu():
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -33,7 +34,7 @@ def cpu():
 start, cpu_start = time.perf_counter(), cpu()
 ledger = generate_ledger(accounts=accounts, seed=seed)
 build_s, cpu_s = time.perf_counter() - start, cpu() - cpu_start
-peak_kib = int(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
+peak_mib = memory_mib()["VmHWM"]
 children_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 transactions = len(ledger.transactions)
 del ledger
@@ -42,7 +43,7 @@ generate_scenario(accounts=accounts, seed=seed)
 document_s = time.perf_counter() - start
 print(json.dumps({"accounts": accounts, "document_s": round(document_s, 2), "build_s": round(build_s, 2),
                   "cpu_s": round(cpu_s, 2),
-                  "peak_mib": round(peak_kib / 1024, 1), "worker_peak_mib": round(children_kib / 1024, 1),
+                  "peak_mib": round(peak_mib, 1), "worker_peak_mib": round(children_kib / 1024, 1),
                   "transactions": transactions}))
 """
 

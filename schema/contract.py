@@ -71,7 +71,6 @@ class Contract:
         self._reachable: dict[str, tuple[str, ...]] = {}
         self._under: dict[str, frozenset[str]] = {}
         self._pinned: dict[tuple, tuple[Validator, tuple[tuple[str, Validator], ...]]] = {}
-        self._in_results: dict[str, frozenset[str]] = {}
         self._shapes: dict[str, tuple[Shape, ...]] = {}
 
     @classmethod
@@ -175,8 +174,11 @@ class Contract:
         followed = []
         for name, validator in pinned:
             # no violation to start from (the usual answer): followed means valid, no list to build
-            if validator.is_valid(instance) if not baseline else {str(v) for v in validator.violations(instance)} <= \
-                    baseline:
+            if not baseline:
+                adds_nothing = validator.is_valid(instance)
+            else:
+                adds_nothing = {str(v) for v in validator.violations(instance)} <= baseline
+            if adds_nothing:
                 followed.append(name)
         return tuple(followed)
 
@@ -217,9 +219,7 @@ class Contract:
         method the contract does not have."""
         if method not in self.methods:
             return False
-        if method not in self._in_results:
-            self._in_results[method] = frozenset(self._definitions_under(f"{method}.result"))
-        return definition in self._in_results[method]
+        return definition in self._definitions_under(f"{method}.result")
 
     def clauses_in(self, definition: str) -> tuple[str, ...]:
         """The clauses an instance of `definition` can break: every `x-clause` reachable through `$ref`, and
